@@ -1,0 +1,54 @@
+# SPDX-License-Identifier: GPL-2.0
+# uaccess-probe: this Makefile only wires the steps together; each step is
+# a script in scripts/, qemu-image/ or dwarf-tests/.  See README.md.
+#
+#   make demo     build what is missing, boot the patched kernel, trace
+#   make check    every test, host and VM; ends with "N passed, N failed, ..."
+
+SHELL := /bin/sh
+STEP := sh scripts/step.sh
+
+.PHONY: help deps tree kernel perf rootfs demo check check-host check-vm \
+	export-series timings bench clean
+
+help:
+	@sed -n '/^    make deps/,/^$$/p' README.md
+
+deps:
+	@$(STEP) deps sh scripts/deps.sh
+
+tree: deps
+	@$(STEP) tree sh scripts/tree.sh
+
+kernel: tree
+	@$(STEP) kernel sh scripts/kernel.sh
+
+perf: tree
+	@$(STEP) perf sh scripts/perf.sh
+
+rootfs: deps
+	@$(STEP) rootfs sh qemu-image/rootfs.sh >/dev/null
+
+begin-%:
+	@sh scripts/timings.sh --begin $*
+
+demo: begin-demo kernel perf
+	@sh qemu-image/run.sh demo
+
+check: begin-check kernel perf
+	@sh scripts/check.sh lint patches dwarf vm
+
+check-host: tree perf
+	@sh scripts/check.sh lint patches dwarf
+
+check-vm: kernel perf
+	@sh scripts/check.sh vm
+
+export-series:
+	@sh scripts/export-series.sh
+
+timings:
+	@sh scripts/timings.sh
+
+clean:
+	rm -rf build

@@ -1,0 +1,40 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# description: the demo: a short, real tracing session on a kernel
+# function that takes a user string, by variable name.
+# shellcheck source=lib.sh
+. /payload/guest/lib.sh
+
+say() { printf '\n== %s\n' "$*"; }
+show() { # command...: print it as typed, then run it
+	printf '$ %s\n' "$*"
+	"$@" 2>&1
+}
+
+reset_probes
+cd /tmp || exit 1
+printf 'demo file\n' >/tmp/hello.txt
+mkdir -p /tmp/dir
+
+say "kernel $(uname -r); perf probe reads its DWARF from /boot/vmlinux-$(uname -r)"
+show perf probe -V do_sys_openat2 | head -n 8
+
+say "a probe on do_sys_openat2 that records the user string 'filename'"
+show perf probe -a 'do_sys_openat2 filename:ustring'
+show cat /sys/kernel/tracing/kprobe_events
+
+say "record a few commands that open files"
+show perf record -q -e probe:do_sys_openat2 -o /tmp/demo.data -- \
+	sh -c 'cat /tmp/hello.txt; ls /tmp/dir; head -n 1 /etc/os-release'
+
+say "what perf script shows"
+perf script -i /tmp/demo.data >/tmp/demo.script 2>&1
+grep -E 'hello.txt|/tmp/dir|os-release' /tmp/demo.script
+echo
+
+expect_grep "the recorded strings include /tmp/hello.txt" \
+	'filename_ustring="/tmp/hello.txt"' /tmp/demo.script
+expect_grep "the recorded strings include /etc/os-release" \
+	'filename_ustring="/etc/os-release"' /tmp/demo.script
+reset_probes
+exit 0

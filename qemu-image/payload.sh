@@ -1,0 +1,47 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# The payload disk: everything of ours that the guest runs, rebuilt for
+# every boot from the build outputs (ext4 made with 'mke2fs -d'):
+#   bin/perf            the patched perf
+#   vmlinux             the kernel's DWARF, for perf probe
+#   modules/            modules_install of the kernel
+#   ftrace/             the tree's tools/testing/selftests/ftrace
+#   guest/, tests/      stage 2, the demo and the tests
+#   known-failures.txt
+#
+#   payload.sh ROOTFS_DIR   print the image path
+set -eu
+here=$(CDPATH='' cd -- "$(dirname -- "$0")" && pwd)
+# shellcheck source=../scripts/lib.sh
+. "$here/../scripts/lib.sh"
+
+rootfs_dir=${1:?usage: payload.sh ROOTFS_DIR}
+dir=$BUILD/payload-$ARCH
+img=$dir.ext4
+
+[ -x "$PERF" ] || die "no perf at $PERF: run 'make perf'"
+[ -f "$KOBJ/vmlinux" ] || die "no kernel at $KOBJ: run 'make kernel'"
+
+# perf must find its libraries in the guest: check before booting.
+for lib in $(objdump -p "$PERF" | awk '$1 == "NEEDED" { print $2 }'); do
+	found=$(find "$rootfs_dir/lib" "$rootfs_dir/usr/lib" -name "$lib" 2>/dev/null | head -n 1)
+	[ -n "$found" ] ||
+		die "perf needs $lib, which the guest root file system lacks: add its package to qemu-image/packages.list"
+done
+
+rm -rf "$dir"
+mkdir -p "$dir/bin"
+cp "$PERF" "$dir/bin/perf"
+ln "$KOBJ/vmlinux" "$dir/vmlinux" 2>/dev/null || cp "$KOBJ/vmlinux" "$dir/vmlinux"
+kmake -s INSTALL_MOD_PATH="$dir/modules" modules_install \
+	>"$LOGS/modules_install-$ARCH.log" 2>&1 ||
+	die "modules_install failed (log: $LOGS/modules_install-$ARCH.log)"
+cp -R "$TREE/tools/testing/selftests/ftrace" "$dir/ftrace"
+cp -R "$here/guest" "$here/tests" "$here/known-failures.txt" "$dir/"
+
+size=$(( $(du -sm "$dir" | cut -f1) * 5 / 4 + 32 ))
+rm -f "$img"
+mke2fs -q -t ext4 -L uaccess-payload -d "$dir" "$img" "${size}M" >&2 ||
+	die "mke2fs -d failed for $img"
+printf '%s\n' "$img"

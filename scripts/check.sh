@@ -1,0 +1,50 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Run test suites, keep each one's TAP in $BUILD/check/SUITE.tap, and end
+# with the line "N passed, N failed, N skipped" over all of them.
+#
+#   check.sh SUITE...      host suites: lint, patches, dwarf; VM: vm
+# Exit status: 0 only if no test failed and every suite ran to its end.
+set -u
+. "$(dirname -- "$0")/lib.sh"
+
+out=$BUILD/check
+mkdir -p "$out"
+
+suite_cmd() {
+	case $1 in
+	lint) sh "$TOP/scripts/lint.sh" ;;
+	patches) sh "$TOP/scripts/checkpatch-series.sh" ;;
+	dwarf) sh "$TOP/dwarf-tests/run.sh" ;;
+	vm) sh "$TOP/qemu-image/run.sh" check ;;
+	*) echo "not ok - unknown test suite '$1'"; return 1 ;;
+	esac
+}
+
+for s in "$@"; do
+	msg "# === suite $s"
+	rc=0
+	timed "check-$s" suite_cmd "$s" >"$out/$s.tap" 2>"$out/$s.err" || rc=$?
+	# The TAP was shown live by the VM runner; show the others now.
+	[ "$s" = vm ] || cat "$out/$s.tap"
+	if [ "$rc" -ne 0 ] && ! grep -q '^not ok' "$out/$s.tap"; then
+		# A suite that failed without saying which test: count it.
+		echo "not ok - suite $s exited with status $rc" >>"$out/$s.tap"
+		tail -n 20 "$out/$s.err" >&2
+	elif [ -s "$out/$s.err" ]; then
+		tail -n 20 "$out/$s.err" >&2
+	fi
+done
+
+# Only the lines of a TAP stream that are results count; suite summaries
+# ("N passed, ...") that the suites print themselves are not results.
+files=
+for s in "$@"; do files="$files $out/$s.tap"; done
+# shellcheck disable=SC2046,SC2086 # three numbers; paths without blanks
+set -- $(awk '
+	/^not ok( |$)/ { f++; next }
+	/^ok( |$)/ { if ($0 ~ /# [Ss][Kk][Ii][Pp]/) s++; else p++ }
+	END { print p + 0, f + 0, s + 0 }' $files)
+printf '%s passed, %s failed, %s skipped\n' "$1" "$2" "$3"
+[ "$2" -eq 0 ] && [ "$1" -gt 0 ]

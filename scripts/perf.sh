@@ -1,0 +1,27 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Build perf with gcc from a kernel tree's tools/perf.
+#   perf.sh                 the patched tree $TREE into $PERF_OUT
+#   perf.sh SRC OUT         any other tree (used for the unpatched baseline)
+# It does not need the kernel to be built.
+set -eu
+. "$(dirname -- "$0")/lib.sh"
+
+src=${1:-$TREE}
+out=${2:-$PERF_OUT}
+[ -f "$src/tools/perf/Makefile" ] || die "$src is not a kernel tree: run 'make tree'"
+mkdir -p "$out"
+
+# Python and Perl scripting are not needed by any workflow here and would
+# pull in large build dependencies; libtraceevent is built from the tree.
+set -- -C "$src/tools/perf" O="$out" CC=gcc NO_LIBPYTHON=1 NO_LIBPERL=1 \
+	NO_LIBBABELTRACE=1 NO_JVMTI=1 NO_GTK2=1 NO_SLANG=1 NO_LIBUNWIND=1 \
+	NO_LIBCRYPTO=1 NO_LIBBPF=1 NO_BPF_SKEL=1 WERROR=0 -j"$(ncpus)"
+
+info PERF "building $out/perf (log: ${out#"$TOP"/}/build.log)"
+run_logged "$out/build.log" make "$@"
+# The build is incremental, but it is the only thing that knows whether it
+# did anything; this check catches a build that "succeeded" without perf.
+[ -x "$out/perf" ] || die "perf build produced no $out/perf"
+"$out/perf" version >/dev/null || die "$out/perf does not run"

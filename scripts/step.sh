@@ -1,0 +1,9 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# step.sh NAME COMMAND...: run one build step and record its duration in
+# $LOGS/timings (see timings.sh).
+set -eu
+. "$(dirname -- "$0")/lib.sh"
+name=$1
+shift
+timed "$name" "$@"
