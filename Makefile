@@ -36,19 +36,22 @@ demo: begin-demo kernel perf
 	@sh qemu-image/run.sh demo
 
 check: begin-check kernel perf
-	@sh scripts/check.sh lint patches dwarf vm
+	@sh scripts/check.sh lint patches series dwarf vm runner
 
 check-host: tree perf
-	@sh scripts/check.sh lint patches dwarf
+	@sh scripts/check.sh lint patches series dwarf
 
 check-vm: kernel perf
-	@sh scripts/check.sh vm
+	@sh scripts/check.sh vm runner
 
 export-series:
 	@sh scripts/export-series.sh
 
 timings:
 	@sh scripts/timings.sh
+
+bench: kernel perf
+	@sh bench/perf-probe-definitions.sh
 
 clean:
 	rm -rf build

@@ -1,19 +1,32 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# Build perf after every patch of tools-perf-patches/ (and the kernel tree
-# after every patch of kernel/, when there are any), in a separate git
-# worktree so that $TREE is left alone.  New compiler warnings in the
-# files a patch touches fail it.  One TAP line per patch.
+# Build perf after every patch of tools-perf-patches/, in a separate git
+# worktree (build/linux-each) so that $TREE is left alone.  New compiler
+# warnings in the files a patch touches fail it.  One TAP line per patch.
+# Kernel patches are not built one by one here: 'make kernel' builds the
+# top of the series.
 set -u
 . "$(dirname -- "$0")/lib.sh"
 [ -d "$TREE/.git" ] || { echo "not ok - build-each-patch: no tree (make tree)"; exit 1; }
 wt=$BUILD/linux-each
 out=$BUILD/perf-each
-git -C "$TREE" worktree remove --force "$wt" >/dev/null 2>&1 || rm -rf "$wt"
-git -C "$TREE" worktree prune
-git -C "$TREE" worktree add -q --detach "$wt" base || exit 1
 mkdir -p "$out"
+# The worktree stays between runs, so that each step builds incrementally;
+# and a series that already passed as it is now is not built again.
+head=$(git -C "$TREE" rev-parse HEAD)
+if [ -f "$out/passed" ] && [ "$(cat "$out/passed")" = "$head" ]; then
+	git -C "$TREE" log --reverse --format=%s base..HEAD | while read -r subj; do
+		echo "ok - perf builds after: $subj (unchanged since it passed)"
+	done
+	exit 0
+fi
+rm -f "$out/passed"
+if [ ! -d "$wt" ]; then
+	git -C "$TREE" worktree prune
+	git -C "$TREE" worktree add -q --detach "$wt" base || exit 1
+fi
+failed=
 for c in $(git -C "$TREE" rev-list --reverse base..HEAD); do
 	subj=$(git -C "$TREE" log -1 --format=%s "$c")
 	git -C "$wt" checkout -q "$c"
@@ -28,12 +41,14 @@ for c in $(git -C "$TREE" rev-list --reverse base..HEAD); do
 			done >"$out/warnings"
 			if [ -n "$warn" ]; then
 				echo "not ok - perf builds with no new warning after: $subj"
+				failed=1
 				sed 's/^/#   /' "$out/warnings"
 			else
 				echo "ok - perf builds after: $subj"
 			fi
 		else
 			echo "not ok - perf builds after: $subj"
+			failed=1
 			tail -n 20 "$out/build.log" | sed 's/^/#   /'
 		fi
 		;;
@@ -42,4 +57,4 @@ for c in $(git -C "$TREE" rev-list --reverse base..HEAD); do
 		;;
 	esac
 done
-git -C "$TREE" worktree remove --force "$wt" >/dev/null 2>&1
+[ -n "$failed" ] || echo "$head" >"$out/passed"

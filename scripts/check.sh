@@ -4,7 +4,8 @@
 # Run test suites, keep each one's TAP in $BUILD/check/SUITE.tap, and end
 # with the line "N passed, N failed, N skipped" over all of them.
 #
-#   check.sh SUITE...      host suites: lint, patches, dwarf; VM: vm
+#   check.sh SUITE...      host suites: lint, patches, series, dwarf;
+#                          VM: vm, runner
 # Exit status: 0 only if no test failed and every suite ran to its end.
 set -u
 . "$(dirname -- "$0")/lib.sh"
@@ -16,8 +17,10 @@ suite_cmd() {
 	case $1 in
 	lint) sh "$TOP/scripts/lint.sh" ;;
 	patches) sh "$TOP/scripts/checkpatch-series.sh" ;;
+	series) sh "$TOP/scripts/build-each-patch.sh" ;;
 	dwarf) sh "$TOP/dwarf-tests/run.sh" ;;
 	vm) sh "$TOP/qemu-image/run.sh" check ;;
+	runner) sh "$TOP/qemu-image/selftest.sh" ;;
 	*) echo "not ok - unknown test suite '$1'"; return 1 ;;
 	esac
 }

@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # description: the demo: a short, real tracing session on a kernel
-# function that takes a user string, by variable name.
+# function that takes a user string, by variable name, with perf probe
+# choosing the user read from DWARF.
 # shellcheck source=lib.sh
 . /payload/guest/lib.sh
 
@@ -19,8 +20,10 @@ mkdir -p /tmp/dir
 say "kernel $(uname -r); perf probe reads its DWARF from /boot/vmlinux-$(uname -r)"
 show perf probe -V do_sys_openat2 | head -n 8
 
-say "a probe on do_sys_openat2 that records the user string 'filename'"
-show perf probe -a 'do_sys_openat2 filename:ustring'
+say "a probe on do_sys_openat2 that records 'filename', a const char __user *"
+say "perf probe sees __user in the DWARF and picks a user read (+u0) by itself:"
+show perf probe -v -D 'do_sys_openat2 filename:string' 2>&1 | grep -E 'dereference|^p:'
+show perf probe -a 'do_sys_openat2 filename:string'
 show cat /sys/kernel/tracing/kprobe_events
 
 say "record a few commands that open files"
@@ -32,9 +35,11 @@ perf script -i /tmp/demo.data >/tmp/demo.script 2>&1
 grep -E 'hello.txt|/tmp/dir|os-release' /tmp/demo.script
 echo
 
+expect_grep "perf probe chose a user read for filename" \
+	'^p:probe/do_sys_openat2 .*filename_string=\+u0\(' /sys/kernel/tracing/kprobe_events
 expect_grep "the recorded strings include /tmp/hello.txt" \
-	'filename_ustring="/tmp/hello.txt"' /tmp/demo.script
+	'filename_string="/tmp/hello.txt"' /tmp/demo.script
 expect_grep "the recorded strings include /etc/os-release" \
-	'filename_ustring="/etc/os-release"' /tmp/demo.script
+	'filename_string="/etc/os-release"' /tmp/demo.script
 reset_probes
 exit 0

@@ -1,0 +1,368 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Host-side DWARF fixture tests for perf probe's __user handling.
+#
+# Builds the fixtures in fixtures/ (C, and hand-written DWARF assembly for
+# encodings no compiler here emits) with every compiler, links each one
+# like a tiny vmlinux (vmlinux.lds) and runs every case of cases.txt as
+#   perf probe -k FIXTURE.vmlinux -D|-V 'SPEC'
+# i.e. offline kernel (kprobe) definitions only.  Nothing is ever loaded
+# into the running kernel: perf only runs with -D/-V, and its tracefs is a
+# fixture directory holding nothing but a README (see tracefs/).
+#
+# Environment:
+#   PERF=path        perf binary (default: $TOP/build/perf/perf)
+#   EXPECT=target    check the target (patched perf) column of cases.txt
+#   EXPECT=stock     check the stock (unpatched perf) column
+#   BUILD=dir        scratch directory (default: $TOP/build/dwarf-tests)
+#   COMPILERS=list   compilers to build the fixtures with, one worker each,
+#                    run in parallel (default: "clang-14 clang-16")
+#   CASES=file       case file (default: cases.txt next to this script)
+#   ONLY=pattern     only run the cases whose id matches this shell pattern
+#   VERBOSE=1        show perf's output for passing cases too
+#
+# Output is TAP; the last line is "N passed, N failed, N skipped" and the
+# exit status is non-zero if and only if something failed.
+set -u
+
+HERE=$(CDPATH='' cd -- "$(dirname -- "$0")" && pwd)
+TOP=$(dirname -- "$HERE")
+PERF=${PERF:-$TOP/build/perf/perf}
+EXPECT=${EXPECT:-target}
+BUILD=${BUILD:-$TOP/build/dwarf-tests}
+COMPILERS=${COMPILERS:-clang-14 clang-16}
+CASES=${CASES:-$HERE/cases.txt}
+ONLY=${ONLY:-*}
+VERBOSE=${VERBOSE:-0}
+
+# Everything a fixture is compiled with: kernel-like code generation (no
+# PIC, kernel code model, no red zone), -O2 unless the fixture asks for
+# something else with a "FIXTURE-CFLAGS:" line.
+FIXTURE_CFLAGS="-g -gdwarf-5 -O2 -fno-inline -ffreestanding -fno-builtin \
+-fno-pic -mcmodel=kernel -mno-red-zone -fno-stack-protector \
+-fno-asynchronous-unwind-tables -fno-unwind-tables -Wall"
+
+# Workers write records, report() numbers them:
+#   "R ok DESC" / "R notok DESC" / "R skip DESC<TAB>REASON" / "D diagnostic"
+ok() {
+	printf 'R ok %s\n' "$1"
+}
+
+not_ok() {
+	printf 'R notok %s\n' "$1"
+}
+
+skip() {
+	printf 'R skip %s\t%s\n' "$1" "$2"
+}
+
+diag() {
+	printf '%s\n' "$@" | sed 's/^/D /'
+}
+
+bail() {
+	printf 'Bail out! %s\n' "$*"
+	printf '0 passed, 1 failed, 0 skipped\n'
+	exit 1
+}
+
+# trim STRING: strip leading and trailing blanks
+trim() {
+	_t=$1
+	_t=${_t#"${_t%%[![:space:]]*}"}
+	_t=${_t%"${_t##*[![:space:]]}"}
+	printf '%s' "$_t"
+}
+
+# normalize < text: the output lines joined with " ;; ", blanks squeezed,
+# and the event name of a definition dropped ("p:probe/f_1 " becomes
+# "p: "), since perf may name events differently.
+normalize() {
+	sed -e 's/[[:space:]][[:space:]]*/ /g' -e 's/^ //' -e 's/ $//' \
+		-e '/^$/d' -e 's/^\([pr]\):[^ ]* /\1: /' |
+		awk 'NR > 1 { printf " ;; " } { printf "%s", $0 }'
+}
+
+first_tool() {
+	for _tool in "$@"; do
+		if command -v "$_tool" >/dev/null 2>&1; then
+			printf '%s' "$_tool"
+			return 0
+		fi
+	done
+	return 1
+}
+
+# count_tags ELF: print "<annotations> <btf_type_tag("user") annotations>"
+count_tags() {
+	if [ -n "$DWARFDUMP" ]; then
+		"$DWARFDUMP" --debug-info "$1"
+	else
+		eu-readelf --debug-dump=info "$1"
+	fi | awk '
+		/name/ && /"btf_(type|decl)_tag"/ { all++; tt = /btf_type_tag/; next }
+		tt && /const_value/ { if ($0 ~ /"user"/) user++ }
+		{ tt = 0 }
+		END { printf "%d %d\n", all, user }'
+}
+
+# run_perf VARIANT ELF OPTION ARG: run perf in the fake environment,
+# leaving its output in $OUT and $ERR and its exit status in $RC
+run_perf() {
+	# shellcheck disable=SC2086 # $TIMEOUT is empty or "timeout N"
+	env TRACEFS_PATH="$ENVDIR/tracefs/$1" DEBUGFS_PATH="$ENVDIR/debugfs" \
+		PERF_CONFIG=/dev/null HOME="$WORK/home" PERF_PAGER=cat \
+		$TIMEOUT "$PERF" probe -k "$2" "$3" "$4" >"$OUT" 2>"$ERR"
+	RC=$?
+}
+
+# build_fixtures CC: build $WORK/<fixture>.vmlinux for every fixture
+build_fixtures() {
+	for src in "$HERE"/fixtures/*.c "$HERE"/fixtures/*.S; do
+		fx=$(basename "$src")
+		fx=${fx%.?}
+		cflags=$FIXTURE_CFLAGS
+		# Hand-written DWARF (GCC 16's encoding): assemble it as it is.
+		case $src in *.S) cflags= ;; esac
+		extra=$(sed -n 's/.*FIXTURE-CFLAGS:[[:space:]]*//p' "$src")
+		tags=$(sed -n 's/.*FIXTURE-TAGS:[[:space:]]*//p' "$src")
+		obj=$WORK/$fx.o
+		elf=$WORK/$fx.vmlinux
+		# shellcheck disable=SC2086 # flag lists are split on purpose
+		if ! "$1" $cflags $extra -I"$HERE/fixtures" \
+			-fdebug-prefix-map="$HERE"=. \
+			-c "$src" -o "$obj" >"$WORK/$fx.log" 2>&1 ||
+			! "$LD" -T "$HERE/vmlinux.lds" -o "$elf.tmp" "$obj" \
+				>>"$WORK/$fx.log" 2>&1; then
+			not_ok "$1: build $fx"
+			diag "$(cat "$WORK/$fx.log")"
+			continue
+		fi
+		# A fixture whose tags were silently lost would test nothing:
+		# check that the DW_TAG_LLVM_annotation DIEs really are there.
+		# shellcheck disable=SC2046 # two numbers
+		set -- "$1" $(count_tags "$elf.tmp")
+		if [ "$tags" = none ]; then
+			if [ "$2" -eq 0 ]; then
+				ok "$1: build $fx (no annotations, as wanted)"
+				mv "$elf.tmp" "$elf"
+			else
+				not_ok "$1: build $fx: $2 annotations, wanted none"
+			fi
+		elif [ "$3" -gt 0 ]; then
+			ok "$1: build $fx ($3 btf_type_tag(\"user\") of $2 annotations)"
+			mv "$elf.tmp" "$elf"
+		else
+			not_ok "$1: build $fx: no btf_type_tag(\"user\") annotation in its DWARF"
+		fi
+	done
+}
+
+# check_case DESC WANT README ELF OPTION ARG
+check_case() {
+	_desc=$1 _want=$2
+	shift 2
+	run_perf "$@"
+	_got=$(normalize <"$OUT")
+	_good=1
+	case $_want in
+	'error:'*)
+		_sub=$(trim "${_want#error:}")
+		[ "$RC" -ne 0 ] || _good=0
+		grep -qiF -- "$_sub" "$ERR" || _good=0
+		;;
+	*)
+		_sub=
+		_exp=$_want
+		case $_want in
+		*' && stderr:'*)
+			_exp=$(trim "${_want%% && stderr:*}")
+			_sub=$(trim "${_want#* && stderr:}")
+			;;
+		esac
+		_exp=$(printf '%s\n' "$_exp" | normalize)
+		[ "$RC" -eq 0 ] && [ "$_got" = "$_exp" ] || _good=0
+		if [ -n "$_sub" ] && ! grep -qiF -- "$_sub" "$ERR"; then
+			_good=0
+		fi
+		;;
+	esac
+	# perf exits with 255, 254, 234... on errors; a timeout (124) or a
+	# signal (SIGILL, SIGABRT, SIGBUS, SIGFPE, SIGKILL, SIGSEGV) is a crash.
+	case $RC in
+	124 | 132 | 134 | 135 | 136 | 137 | 139) _good=0 ;;
+	esac
+	if [ $_good -eq 1 ]; then
+		ok "$_desc"
+		[ "$VERBOSE" = 1 ] && diag "got: $_got"
+	else
+		not_ok "$_desc"
+		diag "expected: $_want" "got:      $_got" "exit:     $RC"
+		[ -s "$ERR" ] && diag "stderr:" "$(sed -n 1,6p "$ERR")"
+	fi
+	return 0
+}
+
+# run_cases CC: run every case of $CASES that applies to CC
+# cases.txt: "id | compilers | fixture | readme | perf-args | stock | target"
+# (see README.md).  Blank lines and lines starting with # are ignored.
+run_cases() {
+	cc=$1
+	lineno=0
+	while IFS= read -r line || [ -n "$line" ]; do
+		lineno=$((lineno + 1))
+		case $line in
+		'' | '#'*) continue ;;
+		esac
+		old_ifs=$IFS
+		IFS='|'
+		set -f
+		# shellcheck disable=SC2086 # split on '|'
+		set -- $line
+		set +f
+		IFS=$old_ifs
+		if [ $# -ne 7 ]; then
+			not_ok "$cc cases.txt:$lineno: malformed line ($# fields, want 7)"
+			continue
+		fi
+		id=$(trim "$1")
+		ccs=$(trim "$2")
+		fx=$(trim "$3")
+		readme=$(trim "$4")
+		args=$(trim "$5")
+		stock=$(trim "$6")
+		target=$(trim "$7")
+		# shellcheck disable=SC2254 # $ONLY is a pattern
+		case $id in
+		$ONLY) ;;
+		*) continue ;;
+		esac
+		case ",$(printf '%s' "$ccs" | tr -d ' ')," in
+		*",$cc,"* | *',*,'*) ;;
+		*) continue ;;
+		esac
+		[ "$target" = "=" ] && target=$stock
+		want=$target
+		[ "$EXPECT" = stock ] && want=$stock
+		opt=${args%% *}
+		arg=$(trim "${args#"$opt"}")
+		desc="$id [$cc $readme] $args"
+		elf=$WORK/$fx.vmlinux
+
+		case $opt in
+		-D | -V | -L) ;;
+		*)
+			# never anything that could add or enable a probe
+			not_ok "$desc"
+			diag "cases.txt:$lineno: only -D, -V and -L are allowed, not '$opt'"
+			continue
+			;;
+		esac
+		if [ ! -f "$HERE/tracefs/$readme/README" ]; then
+			not_ok "$desc"
+			diag "cases.txt:$lineno: no README variant tracefs/$readme"
+		elif [ ! -f "$HERE/fixtures/$fx.c" ] && [ ! -f "$HERE/fixtures/$fx.S" ]; then
+			not_ok "$desc"
+			diag "cases.txt:$lineno: no fixture fixtures/$fx.c or .S"
+		elif [ -z "$want" ]; then
+			not_ok "$desc"
+			diag "cases.txt:$lineno: empty $EXPECT expectation"
+		elif [ "${want%%[ :]*}" = TODO ]; then
+			skip "$desc" "$want"
+		elif ! command -v "$cc" >/dev/null 2>&1; then
+			skip "$desc" "$cc is not installed"
+		elif [ ! -f "$elf" ]; then
+			not_ok "$desc"
+			diag "fixture $fx was not built with $cc"
+		else
+			check_case "$desc" "$want" "$readme" "$elf" "$opt" "$arg"
+		fi
+	done <"$CASES"
+}
+
+# worker CC: everything for one compiler, as records on stdout
+worker() {
+	WORK=$BUILD/$1
+	OUT=$WORK/out
+	ERR=$WORK/err
+	rm -rf "$WORK"
+	mkdir -p "$WORK/home"
+	if command -v "$1" >/dev/null 2>&1; then
+		build_fixtures "$1"
+	else
+		skip "$1: build fixtures" "$1 is not installed"
+	fi
+	run_cases "$1"
+}
+
+# report: number the records of the workers, print the summary
+report() {
+	awk -F '\t' '
+		/^R / {
+			n++
+			st = substr($0, 3, index(substr($0, 3), " ") - 1)
+			rest = substr($0, 4 + length(st))
+			if (st == "ok") { pass++; printf "ok %d - %s\n", n, rest }
+			else if (st == "notok") { fail++; printf "not ok %d - %s\n", n, rest }
+			else {
+				skipped++
+				split(rest, f, "\t")
+				printf "ok %d - %s # SKIP %s\n", n, f[1], f[2]
+			}
+			next
+		}
+		/^D / { print "# " substr($0, 3); next }
+		{ print "# " $0 }
+		END {
+			printf "1..%d\n", n
+			printf "%d passed, %d failed, %d skipped\n", pass, fail, skipped
+			exit (fail > 0 ? 1 : 0)
+		}'
+}
+
+# ---------------------------------------------------------------- main
+case $EXPECT in
+stock | target) ;;
+*) bail "EXPECT must be 'stock' or 'target', not '$EXPECT'" ;;
+esac
+
+printf 'TAP version 13\n'
+printf '# perf: %s (EXPECT=%s)\n# build: %s\n' "$PERF" "$EXPECT" "$BUILD"
+
+[ -x "$PERF" ] || bail "no perf binary at $PERF (set PERF=...)"
+[ -f "$CASES" ] || bail "no case file $CASES"
+LD=$(first_tool ld.lld ld.lld-16 ld.lld-14 ld) || bail "no linker found"
+DWARFDUMP=$(first_tool llvm-dwarfdump llvm-dwarfdump-16 llvm-dwarfdump-14) || DWARFDUMP=
+if [ -z "$DWARFDUMP" ] && ! command -v eu-readelf >/dev/null 2>&1; then
+	bail "neither llvm-dwarfdump nor eu-readelf found"
+fi
+TIMEOUT=
+command -v timeout >/dev/null 2>&1 && TIMEOUT="timeout 60"
+
+# What perf sees: a fake tracefs per README variant (copies, so that nothing
+# could ever write into the source tree), an empty debugfs (no kprobe
+# blacklist), no perfconfig and a throw-away $HOME per worker (perf keeps
+# a build-id cache there).
+ENVDIR=$BUILD/env
+[ -d "$ENVDIR" ] && chmod -R u+w "$ENVDIR"
+rm -rf "$ENVDIR"
+mkdir -p "$ENVDIR/debugfs" || bail "cannot create $ENVDIR"
+for readme in "$HERE"/tracefs/*/README; do
+	variant=$(basename "$(dirname "$readme")")
+	mkdir -p "$ENVDIR/tracefs/$variant"
+	cp "$readme" "$ENVDIR/tracefs/$variant/README"
+done
+chmod -R a-w "$ENVDIR/tracefs" "$ENVDIR/debugfs"
+
+pids=
+for cc in $COMPILERS; do
+	worker "$cc" >"$BUILD/results.$cc" 2>&1 &
+	pids="$pids $!"
+done
+for pid in $pids; do
+	wait "$pid"
+done
+for cc in $COMPILERS; do
+	cat "$BUILD/results.$cc"
+done | report
