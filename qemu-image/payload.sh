@@ -42,6 +42,7 @@ cp -R "$here/guest" "$here/tests" "$here/known-failures.txt" "$dir/"
 
 size=$(( $(du -sm "$dir" | cut -f1) * 5 / 4 + 32 ))
 rm -f "$img"
-mke2fs -q -t ext4 -L uaccess-payload -d "$dir" "$img" "${size}M" >&2 ||
-	die "mke2fs -d failed for $img"
+mke2fs -q -t ext4 -L uaccess-payload -d "$dir" "$img" "${size}M" \
+	>"$LOGS/mke2fs-payload.log" 2>&1 ||
+	{ cat "$LOGS/mke2fs-payload.log" >&2; die "mke2fs -d failed for $img"; }
 printf '%s\n' "$img"

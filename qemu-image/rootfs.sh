@@ -30,7 +30,9 @@ mirror() {
 }
 
 pkgs=$(sed -e 's/#.*//' "$here/packages.list" | tr -s ' \n' ',,' | sed -e 's/^,//' -e 's/,$//')
-key=$( { printf '%s %s %s\n' "$suite" "$debarch" "$pkgs"; cat "$here/guest/init" "$0"; } |
+# Bump when the recipe below changes what ends up in the image.
+recipe=1
+key=$( { printf '%s %s %s %s\n' "$recipe" "$suite" "$debarch" "$pkgs"; cat "$here/guest/init"; } |
 	sha256sum | cut -c1-16)
 dir=$CACHE/rootfs/$debarch-$key
 img=$dir.ext4
@@ -60,8 +62,9 @@ rm -rf "$dir.tmp/var/cache/apt/archives/"*.deb "$dir.tmp/var/lib/apt/lists/"* \
 printf 'uaccess-probe\n' >"$dir.tmp/etc/hostname"
 
 size=$(( $(du -sm "$dir.tmp" | cut -f1) * 3 / 2 + 64 ))
-mke2fs -q -t ext4 -L uaccess-root -d "$dir.tmp" "$img.tmp" "${size}M" >&2 ||
-	die "mke2fs -d failed for $img"
+mke2fs -q -t ext4 -L uaccess-root -d "$dir.tmp" "$img.tmp" "${size}M" \
+	>"$LOGS/mke2fs-rootfs.log" 2>&1 ||
+	{ cat "$LOGS/mke2fs-rootfs.log" >&2; die "mke2fs -d failed for $img"; }
 rm -rf "$dir"
 mv "$dir.tmp" "$dir"
 mv "$img.tmp" "$img"

@@ -12,7 +12,8 @@
 # exit device: status 33 means every test passed, 35 that some failed.
 # Anything else (hang, panic, a guest that never reached its end marker)
 # is a failure, reported with the console log's path and last lines.
-# The verdict is this script's exit status; the TAP goes to stdout.
+# The verdict is this script's exit status; the TAP goes to stdout, and
+# to stderr while the guest runs.
 set -eu
 here=$(CDPATH='' cd -- "$(dirname -- "$0")" && pwd)
 # shellcheck source=../scripts/lib.sh
@@ -53,8 +54,9 @@ boot() { # accelerator; sets rc and elapsed
 	info QEMU "$ARCH $mode, $1, timeout ${timeout}s (console: ${console#"$TOP"/})" >&2
 	: >"$results"
 	: >"$console"
-	# Show the results channel as it grows.
-	tail -n +1 -f "$results" &
+	# Show the results channel as it grows (on stderr: stdout gets the
+	# TAP once the guest is done).
+	tail -n +1 -f "$results" >&2 &
 	tailer=$!
 	t0=$(date +%s)
 	# How long from QEMU's start to the guest's first line: a number
@@ -96,6 +98,7 @@ else
 	boot tcg
 fi
 
+cat "$results"
 marker=$(grep '^# uaccess-probe-guest: end ' "$results" || true)
 verdict=
 case $rc in

@@ -18,7 +18,7 @@ suite_cmd() {
 	lint) sh "$TOP/scripts/lint.sh" ;;
 	patches) sh "$TOP/scripts/checkpatch-series.sh" ;;
 	series) sh "$TOP/scripts/build-each-patch.sh" ;;
-	dwarf) sh "$TOP/dwarf-tests/run.sh" ;;
+	dwarf) BUILD=$BUILD/dwarf-tests sh "$TOP/dwarf-tests/run.sh" ;;
 	vm) sh "$TOP/qemu-image/run.sh" check ;;
 	runner) sh "$TOP/qemu-image/selftest.sh" ;;
 	*) echo "not ok - unknown test suite '$1'"; return 1 ;;
@@ -28,9 +28,14 @@ suite_cmd() {
 for s in "$@"; do
 	msg "# === suite $s"
 	rc=0
-	timed "check-$s" suite_cmd "$s" >"$out/$s.tap" 2>"$out/$s.err" || rc=$?
-	# The TAP was shown live by the VM runner; show the others now.
-	[ "$s" = vm ] || cat "$out/$s.tap"
+	if [ "$s" = vm ]; then
+		# The VM runner shows the guest's TAP on stderr as it comes.
+		timed "check-$s" suite_cmd "$s" >"$out/$s.tap" || rc=$?
+		: >"$out/$s.err"
+	else
+		timed "check-$s" suite_cmd "$s" >"$out/$s.tap" 2>"$out/$s.err" || rc=$?
+		cat "$out/$s.tap"
+	fi
 	if [ "$rc" -ne 0 ] && ! grep -q '^not ok' "$out/$s.tap"; then
 		# A suite that failed without saying which test: count it.
 		echo "not ok - suite $s exited with status $rc" >>"$out/$s.tap"

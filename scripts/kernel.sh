@@ -33,8 +33,11 @@ mkdir -p "$LOGS"
 
 # Regenerate the configuration only when its inputs changed, so that an
 # unchanged tree rebuilds nothing.
+# Inputs: the fragments, this script and the kernel series (perf patches
+# do not touch Kconfig).
 # shellcheck disable=SC2086 # $frags is a list of paths without blanks
-stamp=$(cat $frags "$0" | sha256sum | cut -d' ' -f1)-$(git -C "$TREE" rev-parse HEAD)
+stamp=$( { cat $frags "$0"; series_files | grep "/kernel/" | xargs -r cat; } |
+	sha256sum | cut -d' ' -f1)
 if [ ! -f "$KOBJ/.config" ] || [ "$(cat "$KOBJ/.uaccess-probe-config" 2>/dev/null)" != "$stamp" ]; then
 	info CONFIG "tinyconfig + $(for f in $frags; do printf '%s ' "${f#"$TOP"/}"; done)"
 	kmake tinyconfig >>"$log" 2>&1 ||
