@@ -66,8 +66,8 @@ boot() { # accelerator; sets rc and elapsed
 		while [ ! -s "$results" ] && [ $(($(date +%s) - t0)) -lt "$timeout" ]; do
 			sleep 0.2
 		done
-		printf '%s vm-%s-first-line-ms %s 0\n' "$(date -u +%FT%TZ)" "$ARCH" \
-			"$(($(date +%s%3N) - ms0))" >>"$LOGS/timings"
+		printf '%s vm-%s-%s-first-line-ms %s 0\n' "$(date -u +%FT%TZ)" "$ARCH" \
+			"$1" "$(($(date +%s%3N) - ms0))" >>"$LOGS/timings"
 	) &
 	watcher=$!
 	rc=0
@@ -80,7 +80,8 @@ boot() { # accelerator; sets rc and elapsed
 	sleep 1
 	kill "$tailer" "$watcher" 2>/dev/null || true
 	wait "$tailer" "$watcher" 2>/dev/null || true
-	printf '%s vm-%s-%s %s %s\n' "$(date -u +%FT%TZ)" "$ARCH" "$mode" "$elapsed" "$rc" >>"$LOGS/timings"
+	printf '%s vm-%s-%s-%s %s %s\n' "$(date -u +%FT%TZ)" "$ARCH" "$mode" "$1" \
+		"$elapsed" "$rc" >>"$LOGS/timings"
 	info QEMU "QEMU ran for ${elapsed}s, exit status $rc" >&2
 }
 

@@ -18,9 +18,9 @@ if [ "${1:-}" = --begin ]; then
 	exit 0
 fi
 [ -s "$f" ] || die "no timings recorded yet: run 'make check' or 'make demo' first"
-printf 'machine: %s, %s CPUs, %s, KVM: %s\n' "$(uname -m)" "$(ncpus)" \
+printf 'machine: %s, %s CPUs, %s, %s (vm-* lines name the accelerator used)\n' "$(uname -m)" "$(ncpus)" \
 	"$(awk '/MemTotal/ { printf "%.0f GiB RAM", $2 / 1048576 }' /proc/meminfo)" \
-	"$([ -w /dev/kvm ] && echo yes || echo no)"
+	"$([ -w /dev/kvm ] && echo "/dev/kvm present" || echo "no /dev/kvm")"
 awk '
 	$2 == "begin" { n = 0; start = $1; what = $5; next }
 	{ line[++n] = $0 }
