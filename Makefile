@@ -32,8 +32,9 @@ rootfs: deps
 begin-%:
 	@sh scripts/timings.sh --begin $*
 
+# The demo's session is shown as it runs; its TAP is kept in build/demo.tap.
 demo: begin-demo kernel perf
-	@sh qemu-image/run.sh demo
+	@sh qemu-image/run.sh demo >build/demo.tap
 
 check: begin-check kernel perf
 	@sh scripts/check.sh lint patches series dwarf vm runner

@@ -20,15 +20,16 @@ mkdir -p /tmp/dir
 say "kernel $(uname -r); perf probe reads its DWARF from /boot/vmlinux-$(uname -r)"
 show perf probe -V do_sys_openat2 | head -n 8
 
-say "a probe on do_sys_openat2 that records 'filename', a const char __user *"
-say "perf probe sees __user in the DWARF and picks a user read (+u0) by itself:"
+say "a probe on do_sys_openat2 that records 'filename', a const char __user *:"
+echo "perf probe sees __user in the DWARF and picks a user read (+u0) by itself"
 show perf probe -v -D 'do_sys_openat2 filename:string' 2>&1 | grep -E 'dereference|^p:'
 show perf probe -a 'do_sys_openat2 filename:string'
 show cat /sys/kernel/tracing/kprobe_events
 
 say "record a few commands that open files"
-show perf record -q -e probe:do_sys_openat2 -o /tmp/demo.data -- \
-	sh -c 'cat /tmp/hello.txt; ls /tmp/dir; head -n 1 /etc/os-release'
+printf 'cat /tmp/hello.txt\nls /tmp/dir\nhead -n 1 /etc/os-release\n' >/tmp/workload.sh
+show cat /tmp/workload.sh
+show perf record -q -e probe:do_sys_openat2 -o /tmp/demo.data -- sh /tmp/workload.sh
 
 say "what perf script shows"
 perf script -i /tmp/demo.data >/tmp/demo.script 2>&1
