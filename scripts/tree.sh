@@ -31,9 +31,10 @@ if [ -d "$TREE/.git" ]; then
 	if [ -f "$stamp" ] && [ "$(git -C "$TREE" rev-parse HEAD)" != "$(cat "$TREE/.git/uaccess-probe-head" 2>/dev/null)" ]; then
 		die "$TREE has commits that are not in the series files: run 'make export-series' first, or 'rm -rf $TREE' to start over"
 	fi
-	base_ver=$(git -C "$TREE" log -1 --format=%s base 2>/dev/null || true)
+	# The root commit names the package version it was extracted from.
+	base_ver=$(git -C "$TREE" log --max-parents=0 --format=%s base 2>/dev/null || true)
 	case $base_ver in
-	*"$SRC_PKG $pkgver"*) ;;
+	*"$SRC_PKG $pkgver") ;;
 	*)
 		info TREE "base is '$base_ver', package is $pkgver: re-extracting"
 		rm -rf "$TREE"
@@ -67,6 +68,8 @@ if [ ! -d "$TREE/.git" ]; then
 fi
 
 info TREE "applying series to $TREE"
+# Until every patch is in, the tree matches no series.
+rm -f "$stamp" "$TREE/.git/uaccess-probe-head"
 git -C "$TREE" am --abort >/dev/null 2>&1 || true
 git -C "$TREE" reset -q --hard base
 series_files | while read -r p; do
