@@ -37,10 +37,10 @@ demo: begin-demo kernel perf
 	@sh qemu-image/run.sh demo >build/demo.tap
 
 check: begin-check kernel perf
-	@sh scripts/check.sh lint patches series dwarf vm runner
+	@sh scripts/check.sh lint patches series dwarf dwarf-stock vm runner
 
 check-host: tree perf
-	@sh scripts/check.sh lint patches series dwarf
+	@sh scripts/check.sh lint patches series dwarf dwarf-stock
 
 check-vm: kernel perf
 	@sh scripts/check.sh vm runner

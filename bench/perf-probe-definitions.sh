@@ -17,14 +17,9 @@ vmlinux=$KOBJ/vmlinux
 [ -x "$PERF" ] || die "no $PERF: run 'make perf'"
 command -v valgrind >/dev/null || die "valgrind not found: run 'make deps'"
 
-# perf from the unpatched tree, in a worktree at the base tag
-base_src=$BUILD/linux-base
+# perf from the unpatched tree
 base_out=$BUILD/perf-base
-if [ ! -d "$base_src" ]; then
-	git -C "$TREE" worktree prune
-	git -C "$TREE" worktree add -q --detach "$base_src" base
-fi
-sh "$TOP/scripts/perf.sh" "$base_src" "$base_out" >&2
+sh "$TOP/scripts/perf-base.sh" >&2
 
 # A tracing README that says "user access supported", so that both perfs
 # take the same path whatever the host kernel is.

@@ -110,10 +110,16 @@ count_tags() {
 # run_perf VARIANT ELF OPTION ARG: run perf in the fake environment,
 # leaving its output in $OUT and $ERR and its exit status in $RC
 run_perf() {
+	_readme=$1 _elf=$2
+	shift 2
+	# -vD: -D, with perf's reason for each dereference on stderr
+	case $1 in
+	-vD) shift; set -- -v -D "$@" ;;
+	esac
 	# shellcheck disable=SC2086 # $TIMEOUT is empty or "timeout N"
-	env TRACEFS_PATH="$ENVDIR/tracefs/$1" DEBUGFS_PATH="$ENVDIR/debugfs" \
+	env TRACEFS_PATH="$ENVDIR/tracefs/$_readme" DEBUGFS_PATH="$ENVDIR/debugfs" \
 		PERF_CONFIG=/dev/null HOME="$WORK/home" PERF_PAGER=cat \
-		$TIMEOUT "$PERF" probe -k "$2" "$3" "$4" >"$OUT" 2>"$ERR"
+		$TIMEOUT "$PERF" probe -k "$_elf" "$@" >"$OUT" 2>"$ERR"
 	RC=$?
 }
 
@@ -251,11 +257,11 @@ run_cases() {
 		elf=$WORK/$fx.vmlinux
 
 		case $opt in
-		-D | -V | -L) ;;
+		-D | -V | -L | -vD) ;;
 		*)
 			# never anything that could add or enable a probe
 			not_ok "$desc"
-			diag "cases.txt:$lineno: only -D, -V and -L are allowed, not '$opt'"
+			diag "cases.txt:$lineno: only -D, -vD, -V and -L are allowed, not '$opt'"
 			continue
 			;;
 		esac

@@ -4,7 +4,8 @@
 # Run test suites, keep each one's TAP in $BUILD/check/SUITE.tap, and end
 # with the line "N passed, N failed, N skipped" over all of them.
 #
-#   check.sh SUITE...      host suites: lint, patches, series, dwarf;
+#   check.sh SUITE...      host suites: lint, patches, series, dwarf,
+#                          dwarf-stock;
 #                          VM: vm, runner
 # Exit status: 0 only if no test failed and every suite ran to its end.
 set -u
@@ -19,6 +20,15 @@ suite_cmd() {
 	patches) sh "$TOP/scripts/checkpatch-series.sh" ;;
 	series) sh "$TOP/scripts/build-each-patch.sh" ;;
 	dwarf) BUILD=$BUILD/dwarf-tests sh "$TOP/dwarf-tests/run.sh" ;;
+	dwarf-stock)
+		# The stock column must be what unpatched perf really prints,
+		# or "=" in the target column would prove nothing.
+		stock_perf=$BUILD/perf-base/perf
+		stock_build=$BUILD/dwarf-tests-stock
+		sh "$TOP/scripts/perf-base.sh" >&2 &&
+			PERF=$stock_perf EXPECT=stock BUILD=$stock_build \
+				sh "$TOP/dwarf-tests/run.sh"
+		;;
 	vm) sh "$TOP/qemu-image/run.sh" check ;;
 	runner) sh "$TOP/qemu-image/selftest.sh" ;;
 	*) echo "not ok - unknown test suite '$1'"; return 1 ;;
