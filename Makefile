@@ -37,13 +37,14 @@ demo: begin-demo kernel perf
 	@sh qemu-image/run.sh demo >build/demo.tap
 
 check: begin-check kernel perf
-	@sh scripts/check.sh lint patches series dwarf dwarf-stock vm runner
+	@sh scripts/check.sh lint patches series dwarf dwarf-stock kernel-dwarf \
+		vm runner
 
 check-host: tree perf
 	@sh scripts/check.sh lint patches series dwarf dwarf-stock
 
 check-vm: kernel perf
-	@sh scripts/check.sh vm runner
+	@sh scripts/check.sh kernel-dwarf vm runner
 
 export-series:
 	@sh scripts/export-series.sh

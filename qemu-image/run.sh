@@ -46,6 +46,9 @@ subst() {
 		-e "s|@ROOTFS@|$rootfs|g" -e "s|@PAYLOAD@|$payload|g"
 }
 cmdline="console=$CONSOLE root=/dev/vda rw init=/sbin/uaccess-probe-init panic=-1 loglevel=4"
+# Strict user-memory mode (kernel/ patch 2): a probe that reads user memory
+# as kernel memory records a fault instead of being rescued, as on s390.
+cmdline="$cmdline trace_probe_strict_uaccess"
 cmdline="$cmdline uaccess.mode=$mode uaccess.results=$RESULTS uaccess.exitport=${EXIT_PORT:-none}"
 [ -n "${TESTS:-}" ] && cmdline="$cmdline uaccess.tests=$TESTS"
 timeout=${VM_TIMEOUT:-900}

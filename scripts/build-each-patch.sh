@@ -1,11 +1,18 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# Build perf after every patch of tools-perf-patches/, in a separate git
-# worktree (build/linux-each) so that $TREE is left alone.  New compiler
-# warnings in the files a patch touches fail it.  One TAP line per patch.
-# Kernel patches are not built one by one here: 'make kernel' builds the
-# top of the series.
+# Build after every patch, in a separate git worktree (build/linux-each)
+# so that $TREE is left alone.  One TAP line per patch and compiler.
+#
+# perf patches (tools-perf-patches/): perf, built with gcc.
+# kernel patches (kernel/): the objects the patch changes, with clang-16
+# and with gcc, in the guest kernel's configuration ($KOBJ/.config, so
+# 'make kernel' comes first).  An object is changed if its .c file is, or
+# if it includes a header the patch changes; include/linux/compiler_types.h
+# is in every object, and fs/open.o and kernel/trace/trace_kprobe.o stand
+# for them.  'make kernel' builds the whole kernel at the top of the series.
+#
+# Compiler and objtool warnings about the files a patch touches fail it.
 set -u
 . "$(dirname -- "$0")/lib.sh"
 [ -d "$TREE/.git" ] || { echo "not ok - build-each-patch: no tree (make tree)"; exit 1; }
@@ -15,10 +22,8 @@ mkdir -p "$out"
 # The worktree stays between runs, so that each step builds incrementally;
 # and a series that already passed as it is now is not built again.
 head=$(git -C "$TREE" rev-parse HEAD)
-if [ -f "$out/passed" ] && [ "$(cat "$out/passed")" = "$head" ]; then
-	git -C "$TREE" log --reverse --format=%s base..HEAD | while read -r subj; do
-		echo "ok - perf builds after: $subj (unchanged since it passed)"
-	done
+if [ -f "$out/passed" ] && [ "$(cat "$out/passed")" = "$head" ] && [ -f "$out/run.tap" ]; then
+	sed 's/$/ (unchanged since it passed)/' "$out/run.tap"
 	exit 0
 fi
 rm -f "$out/passed"
@@ -26,6 +31,55 @@ if [ ! -d "$wt" ]; then
 	git -C "$TREE" worktree prune
 	git -C "$TREE" worktree add -q --detach "$wt" base || exit 1
 fi
+
+# objects COMMIT: the kernel objects that COMMIT changes, one per line.
+objects() {
+	git -C "$wt" diff-tree --no-commit-id --name-only -r "$1" | while read -r f; do
+		case $f in
+		tools/*) ;;
+		include/linux/compiler_types.h) printf '%s\n' fs/open.o kernel/trace/trace_kprobe.o ;;
+		*.c) printf '%s\n' "${f%.c}.o" ;;
+		*.h)
+			# Users of a local header, in its own directory.
+			d=$(dirname "$f")
+			grep -l "#include \"$(basename "$f")\"" "$wt/$d"/*.c 2>/dev/null |
+				sed "s|^$wt/||; s|\.c\$|.o|"
+			;;
+		esac
+	done | sort -u
+}
+
+# kbuild NAME COMPILER-ARGS...: build $objs in build/kernel-each-NAME with
+# the guest kernel's configuration; print the TAP line.
+kbuild() {
+	name=$1
+	shift
+	ko=$BUILD/kernel-each-$name
+	mkdir -p "$ko"
+	cp "$KOBJ/.config" "$ko/.config"
+	log=$out/kernel-$name.log
+	# shellcheck disable=SC2086 # $objs: object paths without blanks
+	if make -C "$wt" O="$ko" ARCH=x86_64 "$@" olddefconfig >"$log" 2>&1 &&
+		make -C "$wt" O="$ko" ARCH=x86_64 "$@" -j"$(ncpus)" $objs >>"$log" 2>&1; then
+		warn=
+		for o in $objs; do
+			grep -E "(^|/)${o%.o}\.(c|h|o)(:[0-9]+:[0-9]+)?: warning" "$log" && warn=1
+		done >"$out/warnings"
+		if [ -n "$warn" ]; then
+			echo "not ok - $name: no new warning in ${objs% } after: $subj"
+			failed=1
+			sed 's/^/#   /' "$out/warnings"
+		else
+			echo "ok - $name builds ${objs% } after: $subj"
+		fi
+	else
+		echo "not ok - $name builds ${objs% } after: $subj"
+		failed=1
+		grep -E 'error|Error' "$log" | head -n 20 | sed 's/^/#   /'
+	fi
+}
+
+export CCACHE_DIR="$CACHE/ccache"
 failed=
 for c in $(git -C "$TREE" rev-list --reverse base..HEAD); do
 	subj=$(git -C "$TREE" log -1 --format=%s "$c")
@@ -53,8 +107,18 @@ for c in $(git -C "$TREE" rev-list --reverse base..HEAD); do
 		fi
 		;;
 	*)
-		echo "ok - $subj # SKIP kernel patches are built by 'make kernel' only at the top of the series"
+		objs=$(objects "$c" | tr '\n' ' ')
+		if [ ! -f "$KOBJ/.config" ]; then
+			echo "ok - $subj # SKIP no kernel configuration yet ('make kernel')"
+			failed=1 # not a pass: do not remember this head as passed
+		elif [ -z "$objs" ]; then
+			echo "ok - $subj # SKIP no kernel object changes (selftests, documentation)"
+		else
+			kbuild clang-16 LLVM=-16 CC="ccache clang-16"
+			kbuild gcc CC="ccache gcc"
+		fi
 		;;
 	esac
-done
+done >"$out/run.tap"
+cat "$out/run.tap"
 [ -n "$failed" ] || echo "$head" >"$out/passed"

@@ -5,7 +5,7 @@
 # with the line "N passed, N failed, N skipped" over all of them.
 #
 #   check.sh SUITE...      host suites: lint, patches, series, dwarf,
-#                          dwarf-stock;
+#                          dwarf-stock, kernel-dwarf;
 #                          VM: vm, runner
 # Exit status: 0 only if no test failed and every suite ran to its end.
 set -u
@@ -29,6 +29,7 @@ suite_cmd() {
 			PERF=$stock_perf EXPECT=stock BUILD=$stock_build \
 				sh "$TOP/dwarf-tests/run.sh"
 		;;
+	kernel-dwarf) KOBJ=$KOBJ PERF=$PERF sh "$TOP/dwarf-tests/kernel-tags.sh" ;;
 	vm) sh "$TOP/qemu-image/run.sh" check ;;
 	runner) sh "$TOP/qemu-image/selftest.sh" ;;
 	*) echo "not ok - unknown test suite '$1'"; return 1 ;;

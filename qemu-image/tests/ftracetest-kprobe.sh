@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # description: the kernel's ftracetest kprobe directory, with the seed
-# series' kprobe_args_user.tc required to pass.
+# series' kprobe_args_user.tc and kernel/'s strict-mode and dereference
+# cases required to pass.
 # One TAP line per .tc file; a FAIL listed in known-failures.txt is
 # reported as a skip with its reason, any other FAIL fails the run.
 # shellcheck source=../guest/lib.sh
@@ -22,7 +23,10 @@ echo "# ftracetest exit status $?"
 sed -n 's/^\[\([0-9]*\)\].*\[\([A-Z]*\)\]$/\1 \2/p' "$logs/summary" >"$logs/results"
 [ -s "$logs/results" ] || { fail "ftracetest ran no test case"; diag <"$logs/summary"; exit 0; }
 
-seen_user=
+# These must run and pass: no skip, no known failure.
+required="kprobe_args_user.tc kprobe_args_strict_uaccess.tc kprobe_args_deref_user.tc"
+is_required() { case " $required " in *" $1 "*) return 0 ;; esac; return 1; }
+seen=
 while read -r n result; do
 	log=
 	for l in "$logs/$n"-*-log.*; do [ -f "$l" ] && log=$l && break; done
@@ -30,18 +34,18 @@ while read -r n result; do
 	tc=${tc#"$n"-}
 	tc=${tc%-log.*}
 	reason=$(awk -v tc="kprobe/$tc" '$1 == tc { $1 = ""; sub(/^ /, ""); print }' "$known")
-	[ "$tc" = kprobe_args_user.tc ] && seen_user=$result
+	is_required "$tc" && seen="$seen $tc"
 	case $result in
 	PASS) pass "kprobe/$tc" ;;
 	UNSUPPORTED | UNTESTED | XFAIL)
-		if [ "$tc" = kprobe_args_user.tc ]; then
-			fail "kprobe/$tc: $result, but the seed series' user access must be supported"
+		if is_required "$tc"; then
+			fail "kprobe/$tc: $result, but this case must pass"
 		else
 			skip "kprobe/$tc" "$result"
 		fi
 		;;
 	*)
-		if [ -n "$reason" ] && [ "$tc" != kprobe_args_user.tc ]; then
+		if [ -n "$reason" ] && ! is_required "$tc"; then
 			skip "kprobe/$tc" "known failure ($result): $reason"
 		else
 			fail "kprobe/$tc: $result"
@@ -51,5 +55,7 @@ while read -r n result; do
 	esac
 done <"$logs/results"
 
-[ -n "$seen_user" ] || fail "kprobe/kprobe_args_user.tc did not run"
+for tc in $required; do
+	case " $seen " in *" $tc "*) ;; *) fail "kprobe/$tc did not run" ;; esac
+done
 exit 0

@@ -1,0 +1,134 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# description: perf probe -m test_probe_user with plain variable names on
+# every pointer shape of the probe-target module (lib/test_probe_user.c),
+# in strict user-memory mode, so that a wrong user/kernel choice records
+# a fault instead of the value.  The expected values are those the
+# module's header comment lists for the string written to its trigger.
+# shellcheck source=../guest/lib.sh
+. /payload/guest/lib.sh
+
+mod=test_probe_user
+run=/sys/kernel/debug/$mod/run
+strict=/proc/sys/kernel/trace_probe_strict_uaccess
+str=uaccess-probe-module
+len=${#str}
+
+cd /tmp || exit 1
+if ! run_cmd /tmp/modprobe.out modprobe "$mod" || [ ! -w "$run" ]; then
+	fail "modprobe $mod gives $run"
+	exit 0
+fi
+pass "modprobe $mod gives $run"
+old_strict=$(cat "$strict")
+echo 1 >"$strict"
+
+# check SPEC PATTERN WHAT: perf probe -m $mod -D SPEC must make a
+# definition matching PATTERN (grep -E); then add the probe for real.
+check() {
+	if perf probe -q -m "$mod" -D "$1" >/tmp/def.out 2>&1 &&
+		grep -Eq -- "$2" /tmp/def.out; then
+		pass "perf probe -D '$1' reads $3"
+	else
+		fail "perf probe -D '$1' reads $3"
+		echo "#   expected a definition matching: $2"
+		diag </tmp/def.out
+	fi
+	run_cmd /tmp/add.out perf probe -q -m "$mod" -a "$1" ||
+		fail "perf probe -m $mod -a '$1'"
+}
+
+# trigger: perf record every probe while a shell writes $str to the
+# trigger; the samples go to /tmp/script.out, the shell's PID to $pid.
+trigger() {
+	run_cmd /tmp/record.out perf record -q -e 'probe:probe_user_*' \
+		-o /tmp/perf.data -- sh -c "echo \$\$ >/tmp/writer.pid; echo $str >$run" ||
+		fail "perf record while writing $run"
+	perf script -i /tmp/perf.data >/tmp/script.out 2>&1
+	diag </tmp/script.out
+	pid=$(cat /tmp/writer.pid)
+}
+
+# sample FUNC: the perf script line of FUNC's probe, from its first
+# argument on (perf script adds the function's address in parentheses).
+sample() {
+	sed -n "s/^.* probe:$1: ([^)]*) //p" /tmp/script.out | head -n 1
+}
+
+# expect FUNC ARGUMENTS WHAT: FUNC's sample must show exactly ARGUMENTS.
+expect() {
+	got=$(sample "$1")
+	if [ "$got" = "$2" ]; then
+		pass "$1 records $3"
+	else
+		fail "$1 records $3"
+		echo "#   expected: $2"
+		echo "#   recorded: ${got:-no sample}"
+	fi
+}
+
+reset_probes
+user='\+u[0-9]+'
+kern='\+[0-9]+'
+reg='%[a-z0-9]+'
+check 'probe_user_string path:string' \
+	"path_string=${user}\\($reg\\):string" "a user string"
+check 'probe_user_struct pt->x pt->y pt->z' \
+	"x=${user}\\($reg\\):s32 y=${user}\\($reg\\):s32 z=${user}\\($reg\\):s64" \
+	"members through a user pointer"
+check 'probe_user_argv argv[0]:string argv[1]:string' \
+	"=${user}\\(${user}\\($reg\\)\\):string .*=${user}\\(${user}\\($reg\\)\\):string" \
+	"user strings from a user array"
+check 'probe_user_kstruct kb->kname:string kb->uname:string kb->len' \
+	"kname_string=${kern}\\(${kern}\\($reg\\)\\):string uname_string=${user}\\(${kern}\\($reg\\)\\):string len=${kern}\\($reg\\):u64" \
+	"a kernel and a user string from a kernel struct"
+check 'probe_user_kstring name:string' \
+	"name_string=${kern}\\($reg\\):string" "a kernel string"
+check 'probe_user_span span->buf:string span->len' \
+	"buf_string=${user}\\(${kern}\\($reg\\)\\):string len=${kern}\\($reg\\):u64" \
+	"a user string from a struct on the stack"
+check 'probe_user_cap_header header->version header->pid' \
+	"version=${user}\\($reg\\):u32 pid=${user}\\($reg\\):s32" \
+	"members through a typedef'd user pointer"
+check 'probe_user_buffer len' "len=$reg:u64" "a length next to a void __user buffer"
+
+trigger
+expect probe_user_string "path_string=\"$str\"" "the user string"
+expect probe_user_struct "x=-7 y=42 z=1099511627776" "the user struct's members"
+argv=$(sample probe_user_argv | sed 's/[a-z0-9_]*=/=/g')
+if [ "$argv" = "=\"probe-user\" =\"$str\"" ]; then
+	pass "probe_user_argv records both user strings"
+else
+	fail "probe_user_argv records both user strings"
+	echo "#   recorded: ${argv:-no sample}"
+fi
+expect probe_user_kstruct "kname_string=\"kernel-name\" uname_string=\"$str\" len=$len" \
+	"the kernel string, the user string and the length"
+expect probe_user_kstring "name_string=\"$str\"" "the kernel string"
+expect probe_user_span "buf_string=\"$str\" len=$len" "the user string and its length"
+expect probe_user_cap_header "version=537396514 pid=$pid" \
+	"_LINUX_CAPABILITY_VERSION_3 and the writer's PID"
+expect probe_user_buffer "len=$len" "the buffer's length"
+
+# A string cast of the void __user buffer has no type to read: perf must
+# say so, and name the argument.
+if perf probe -q -m "$mod" -D 'probe_user_buffer buf:string' >/tmp/def.out 2>&1; then
+	fail "perf probe refuses a string cast of a void __user pointer"
+	diag </tmp/def.out
+else
+	expect_grep "perf probe refuses a string cast of a void __user pointer" \
+		'buf' /tmp/def.out
+fi
+
+# The negative control: forcing kernel reads of the user string must not
+# record it in strict mode, or the checks above could not fail.
+reset_probes
+check 'probe_user_string path:string@kernel' \
+	"path_string=${kern}\\($reg\\):string" "kernel memory when told to (@kernel)"
+trigger
+expect probe_user_string "path_string=(fault)" "a fault for a kernel read of user memory"
+
+reset_probes
+echo "$old_strict" >"$strict"
+rmmod "$mod" || fail "rmmod $mod"
+exit 0
