@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # description: the demo: a short, real tracing session on a kernel
 # function that takes a user string, by variable name, with perf probe
-# choosing the user read from DWARF.
+# choosing the user read from DWARF; then the same string read as kernel
+# memory, which the strict mode turns into a fault.
 # shellcheck source=lib.sh
 . /payload/guest/lib.sh
 
@@ -36,11 +37,22 @@ perf script -i /tmp/demo.data >/tmp/demo.script 2>&1
 grep -E 'hello.txt|/tmp/dir|os-release' /tmp/demo.script
 echo
 
+say "the same pointer read as kernel memory, which is what stock perf 6.1 defines"
+echo "the guest runs in strict mode, so x86 no longer turns the kernel read into a user read:"
+show cat /proc/sys/kernel/trace_probe_strict_uaccess
+show perf probe -q -a 'kread=do_sys_openat2 filename:string@kernel'
+show perf record -q -e probe:kread -o /tmp/kread.data -- cat /tmp/hello.txt
+perf script -i /tmp/kread.data >/tmp/kread.script 2>&1
+grep -E '^ *cat ' /tmp/kread.script
+echo
+
 expect_grep "perf probe chose a user read for filename" \
 	'^p:probe/do_sys_openat2 .*filename_string=\+u0\(' /sys/kernel/tracing/kprobe_events
 expect_grep "the recorded strings include /tmp/hello.txt" \
 	'filename_string="/tmp/hello.txt"' /tmp/demo.script
 expect_grep "the recorded strings include /etc/os-release" \
 	'filename_string="/etc/os-release"' /tmp/demo.script
+expect_grep "a kernel read of the user string records (fault) in strict mode" \
+	'^ *cat .*filename_string=\(fault\)' /tmp/kread.script
 reset_probes
 exit 0
