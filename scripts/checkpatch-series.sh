@@ -12,6 +12,8 @@
 # question, and this script answers it: when MAINTAINERS already has a
 # section other than THE REST for every file the patch adds (by the
 # tree's get_maintainer.pl), the warning is dropped; otherwise it stays.
+# Likewise "do not add new typedefs" is dropped for a typedef that is not
+# new: one that the same file of the unpatched tree (tag base) declares.
 set -u
 . "$(dirname -- "$0")/lib.sh"
 cp=$TREE/scripts/checkpatch.pl
@@ -44,10 +46,20 @@ series_files | while read -r f; do
 	(cd "$TREE" && perl "$cp" --strict -q --no-summary --show-types "$f") \
 		>"$BUILD/checkpatch.out" 2>&1
 	# Messages are paragraphs; drop those about elfutils' CamelCase types.
+	# Typedefs that only moved: "FILE IDENT" of every NEW_TYPEDEFS, kept
+	# if base's FILE declares IDENT.
+	old_typedefs=$(awk -v RS='' '/^WARNING:NEW_TYPEDEFS:/ {
+		if (match($0, /FILE: [^:]+/)) f = substr($0, RSTART + 6, RLENGTH - 6)
+		if (match($0, /[A-Za-z_][A-Za-z0-9_]*;/)) print f, substr($0, RSTART, RLENGTH - 1)
+	}' "$BUILD/checkpatch.out" | while read -r file ident; do
+		git -C "$TREE" show "base:$file" 2>/dev/null |
+			grep -Eq "[^A-Za-z0-9_]$ident;" && printf '%s|' "$ident"
+	done)
 	paths=no-such-message
 	maintained "$f" && paths='^WARNING:FILE_PATH_CHANGES:'
 	awk -v RS='' -v re="^CHECK:CAMELCASE: Avoid CamelCase: <$lib_types>" \
-		-v paths="$paths" '$0 !~ re && $0 !~ paths { print; print "" }' \
+		-v paths="$paths" -v moved="^WARNING:NEW_TYPEDEFS:.*[^A-Za-z0-9_](${old_typedefs%|});" \
+		'$0 !~ re && $0 !~ paths && (moved ~ /\(\);$/ || $0 !~ moved) { print; print "" }' \
 		"$BUILD/checkpatch.out" >"$BUILD/checkpatch.left"
 	if [ -s "$BUILD/checkpatch.left" ]; then
 		echo "not ok - checkpatch --strict $p"

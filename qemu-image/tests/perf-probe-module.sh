@@ -12,7 +12,7 @@ mod=test_probe_user
 run=/sys/kernel/debug/$mod/run
 strict=/proc/sys/kernel/trace_probe_strict_uaccess
 str=uaccess-probe-module
-len=${#str}
+len=$(printf '0x%x' ${#str}) # perf records size_t in hex
 
 cd /tmp || exit 1
 if ! run_cmd /tmp/modprobe.out modprobe "$mod" || [ ! -w "$run" ]; then
@@ -76,37 +76,31 @@ check 'probe_user_string path:string' \
 check 'probe_user_struct pt->x pt->y pt->z' \
 	"x=${user}\\($reg\\):s32 y=${user}\\($reg\\):s32 z=${user}\\($reg\\):s64" \
 	"members through a user pointer"
-check 'probe_user_argv argv[0]:string argv[1]:string' \
-	"=${user}\\(${user}\\($reg\\)\\):string .*=${user}\\(${user}\\($reg\\)\\):string" \
+check 'probe_user_argv a0=argv[0]:string a1=argv[1]:string' \
+	"a0=${user}\\(${user}\\($reg\\)\\):string a1=${user}\\(${user}\\($reg\\)\\):string" \
 	"user strings from a user array"
 check 'probe_user_kstruct kb->kname:string kb->uname:string kb->len' \
-	"kname_string=${kern}\\(${kern}\\($reg\\)\\):string uname_string=${user}\\(${kern}\\($reg\\)\\):string len=${kern}\\($reg\\):u64" \
+	"kname=${kern}\\(${kern}\\($reg\\)\\):string uname=${user}\\(${kern}\\($reg\\)\\):string len=${kern}\\($reg\\):x64" \
 	"a kernel and a user string from a kernel struct"
 check 'probe_user_kstring name:string' \
 	"name_string=${kern}\\($reg\\):string" "a kernel string"
 check 'probe_user_span span->buf:string span->len' \
-	"buf_string=${user}\\(${kern}\\($reg\\)\\):string len=${kern}\\($reg\\):u64" \
+	"buf=${user}\\(${kern}\\($reg\\)\\):string len=${kern}\\($reg\\):x64" \
 	"a user string from a struct on the stack"
 check 'probe_user_cap_header header->version header->pid' \
-	"version=${user}\\($reg\\):u32 pid=${user}\\($reg\\):s32" \
+	"version=${user}\\($reg\\):x32 pid=${user}\\($reg\\):s32" \
 	"members through a typedef'd user pointer"
-check 'probe_user_buffer len' "len=$reg:u64" "a length next to a void __user buffer"
+check 'probe_user_buffer len' "len=$reg:x64" "a length next to a void __user buffer"
 
 trigger
 expect probe_user_string "path_string=\"$str\"" "the user string"
 expect probe_user_struct "x=-7 y=42 z=1099511627776" "the user struct's members"
-argv=$(sample probe_user_argv | sed 's/[a-z0-9_]*=/=/g')
-if [ "$argv" = "=\"probe-user\" =\"$str\"" ]; then
-	pass "probe_user_argv records both user strings"
-else
-	fail "probe_user_argv records both user strings"
-	echo "#   recorded: ${argv:-no sample}"
-fi
-expect probe_user_kstruct "kname_string=\"kernel-name\" uname_string=\"$str\" len=$len" \
+expect probe_user_argv "a0=\"probe-user\" a1=\"$str\"" "both user strings"
+expect probe_user_kstruct "kname=\"kernel-name\" uname=\"$str\" len=$len" \
 	"the kernel string, the user string and the length"
 expect probe_user_kstring "name_string=\"$str\"" "the kernel string"
-expect probe_user_span "buf_string=\"$str\" len=$len" "the user string and its length"
-expect probe_user_cap_header "version=537396514 pid=$pid" \
+expect probe_user_span "buf=\"$str\" len=$len" "the user string and its length"
+expect probe_user_cap_header "version=0x20080522 pid=$pid" \
 	"_LINUX_CAPABILITY_VERSION_3 and the writer's PID"
 expect probe_user_buffer "len=$len" "the buffer's length"
 
