@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# Configure and build the patched kernel for $ARCH with clang-16:
+# Configure and build the patched kernel for $ARCH with clang-16 (KCC=gcc:
+# with GCC 12 and the user_dwarf plugin, x86_64 only):
 # tinyconfig + kernel/configs/uaccess-probe.config + kernel/configs/$ARCH.config.
 # Every option in the fragments must survive into the final .config.
 set -eu
@@ -10,6 +11,16 @@ set -eu
 [ -f "$TREE/Makefile" ] || die "no kernel tree at $TREE: run 'make tree'"
 
 frags="$TOP/kernel/configs/uaccess-probe.config $TOP/kernel/configs/$ARCH.config"
+case $KCC in
+clang) ;;
+gcc)
+	[ "$ARCH" = x86_64 ] || die "KCC=gcc: only ARCH=x86_64"
+	[ -f "$TREE/scripts/gcc-plugins/user_dwarf_plugin.c" ] ||
+		die "KCC=gcc: $TREE has no user_dwarf plugin (scripts/gcc-plugins/user_dwarf_plugin.c)"
+	frags="$frags $TOP/kernel/configs/gcc.config"
+	;;
+*) die "unsupported KCC=$KCC (clang, gcc)" ;;
+esac
 for f in $frags; do
 	[ -f "$f" ] || die "missing config fragment $f (unsupported ARCH=$ARCH?)"
 done
@@ -27,7 +38,7 @@ esac
 mkdir -p "$KOBJ" "$CACHE/ccache"
 export CCACHE_DIR="$CACHE/ccache"
 export CCACHE_MAXSIZE="${CCACHE_MAXSIZE:-5G}"
-log=$LOGS/kernel-$ARCH.log
+log=$LOGS/${KOBJ##*/}.log
 mkdir -p "$LOGS"
 : >"$log"
 
@@ -50,6 +61,7 @@ if [ ! -f "$KOBJ/.config" ] || [ "$(cat "$KOBJ/.uaccess-probe-config" 2>/dev/nul
 		{ tail -n 20 "$log" >&2; die "olddefconfig failed (log: $log)"; }
 
 	# merge_config.sh silently drops options whose dependencies are unmet.
+	# A later fragment overrides an earlier one, as in merge_config.sh.
 	missing=0
 	for f in $frags; do
 		while IFS= read -r line; do
@@ -60,6 +72,12 @@ if [ ! -f "$KOBJ/.config" ] || [ "$(cat "$KOBJ/.uaccess-probe-config" 2>/dev/nul
 			esac
 			opt=${want#\# }
 			opt=${opt%%[= ]*}
+			overridden=0
+			for g in $frags; do
+				[ "$g" = "$f" ] && overridden=0 && continue
+				grep -qE "^(# )?${opt}[= ]" "$g" && overridden=1
+			done
+			[ "$overridden" -eq 1 ] && continue
 			got=$(grep -E "^(# )?${opt}[= ]" "$KOBJ/.config" || true)
 			if [ "$want" != "$got" ] &&
 				! { [ -z "$got" ] && [ "${want#\# }" != "$want" ]; }; then
@@ -73,7 +91,15 @@ if [ ! -f "$KOBJ/.config" ] || [ "$(cat "$KOBJ/.uaccess-probe-config" 2>/dev/nul
 	printf '%s\n' "$stamp" >"$KOBJ/.uaccess-probe-config"
 fi
 
-info KERNEL "building $ARCH with clang-16 (log: ${log#"$TOP"/})"
+if [ -n "${KTARGETS:-}" ]; then
+	# Only these targets (objects for the user_dwarf tests), no image.
+	info KERNEL "building $KTARGETS with $KCC (log: ${log#"$TOP"/})"
+	# shellcheck disable=SC2086 # a list of targets
+	run_logged "$log.build" kmake -j"$(ncpus)" $KTARGETS
+	cat "$log.build" >>"$log" && rm -f "$log.build"
+	exit 0
+fi
+info KERNEL "building $ARCH with $KCC (log: ${log#"$TOP"/})"
 run_logged "$log.build" kmake -j"$(ncpus)" all
 cat "$log.build" >>"$log" && rm -f "$log.build"
 [ -f "$KOBJ/$image" ] || die "kernel build produced no $KOBJ/$image"

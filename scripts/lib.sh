@@ -12,7 +12,13 @@ BUILD=${BUILD:-$TOP/build}
 CACHE=${UACCESS_PROBE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/uaccess-probe}
 TREE=$BUILD/linux
 ARCH=${ARCH:-x86_64}
-KOBJ=$BUILD/kernel-$ARCH
+# KCC=gcc: the x86_64 kernel built with GCC 12 and the user_dwarf plugin
+# (kernel/configs/gcc.config) in its own folder, instead of clang-16.
+KCC=${KCC:-clang}
+case $KCC in
+gcc) KOBJ=$BUILD/kernel-$ARCH-gcc ;;
+*) KOBJ=$BUILD/kernel-$ARCH ;;
+esac
 PERF_OUT=$BUILD/perf
 PERF=$PERF_OUT/perf
 LOGS=$BUILD/logs
@@ -21,7 +27,7 @@ LOGS=$BUILD/logs
 SRC_PKG=linux-source-6.1
 SRC_TARBALL=/usr/src/linux-source-6.1.tar.xz
 
-export TOP BUILD CACHE TREE ARCH KOBJ PERF_OUT PERF LOGS SRC_PKG SRC_TARBALL
+export TOP BUILD CACHE TREE ARCH KCC KOBJ PERF_OUT PERF LOGS SRC_PKG SRC_TARBALL
 
 msg() { printf '%s\n' "$*"; }
 info() { printf '  %-8s %s\n' "$1" "$2"; }
@@ -74,7 +80,13 @@ ncpus() { getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2; }
 kmake() {
 	case $ARCH in
 	x86_64)
-		make -C "$TREE" O="$KOBJ" ARCH=x86_64 LLVM=-16 CC="ccache clang-16" "$@"
+		if [ "$KCC" = gcc ]; then
+			# ccache does not hash plugins: make it hash the source.
+			CCACHE_EXTRAFILES=$TREE/scripts/gcc-plugins/user_dwarf_plugin.c \
+				make -C "$TREE" O="$KOBJ" ARCH=x86_64 CC="ccache gcc" "$@"
+		else
+			make -C "$TREE" O="$KOBJ" ARCH=x86_64 LLVM=-16 CC="ccache clang-16" "$@"
+		fi
 		;;
 	s390x)
 		# Debian's lld-16 cannot link s390: clang compiles, binutils links.

@@ -1,0 +1,180 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Tests of the GCC user_dwarf plugin on real kernel objects (objects.txt).
+#
+#   compare.sh codegen   every object compiled by GCC 12 with and without
+#                        the plugin: the same code and data (the objects
+#                        without their .debug_* sections are identical)
+#   compare.sh clang     every parameter, variable and member with pointer
+#                        levels, with each level's btf_type_tag marks
+#                        (dwarf-marks.c), in the GCC+plugin objects and in
+#                        the clang-16 objects: the same, except for the
+#                        cases in known-differences.txt
+#   compare.sh notags    GCC without the plugin: no annotation at all
+#
+# The objects are compiled again from the GCC kernel's .cmd files (the
+# command Kbuild used, without the dependency file and objtool), so the
+# plugin is always the one in the tree.  Both kernels' objects are built
+# first (scripts/kernel.sh with KTARGETS).  Output is TAP.
+set -u
+. "$(dirname -- "$0")/../scripts/lib.sh"
+
+mode=${1:-}
+HERE=$TOP/user-dwarf
+OUT=$BUILD/user-dwarf
+GCC_KOBJ=$BUILD/kernel-$ARCH-gcc
+CLANG_KOBJ=$BUILD/kernel-$ARCH
+PLUGIN_OPT=-fplugin=./scripts/gcc-plugins/user_dwarf_plugin.so
+
+n=0
+failed=0
+ok() { n=$((n + 1)); printf 'ok %d - %s\n' "$n" "$*"; }
+not_ok() { n=$((n + 1)); failed=$((failed + 1)); printf 'not ok %d - %s\n' "$n" "$*"; }
+diag() { sed 's/^/# /'; }
+bail() { printf 'Bail out! %s\n' "$*"; exit 1; }
+
+case $mode in
+codegen | clang | notags) ;;
+*) bail "usage: compare.sh codegen|clang|notags" ;;
+esac
+
+objs=$(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$HERE/objects.txt")
+# shellcheck disable=SC2086 # the list of objects
+set -- $objs
+[ $# -gt 0 ] || bail "no objects in objects.txt"
+
+printf 'TAP version 13\n'
+mkdir -p "$OUT/on" "$OUT/off" "$LOGS"
+
+# Both kernels' objects, and the plugin, as Kbuild builds them.
+KCC=gcc KTARGETS="scripts $objs" sh "$TOP/scripts/kernel.sh" >&2 ||
+	bail "building the GCC objects failed"
+if [ "$mode" = clang ]; then
+	KCC=clang KTARGETS="$objs" sh "$TOP/scripts/kernel.sh" >&2 ||
+		bail "building the clang objects failed"
+fi
+
+# compile OBJ VARIANT: OBJ compiled again into $OUT/VARIANT/OBJ, with the
+# plugin (on) or without it (off)
+compile() {
+	_cmdfile=$GCC_KOBJ/$(dirname "$1")/.$(basename "$1").cmd
+	[ -f "$_cmdfile" ] || { echo "no $_cmdfile" >&2; return 1; }
+	_cmd=$(sed -n "s|^cmd_$1 := ||p" "$_cmdfile" | sed 's/ ; .*//')
+	case $_cmd in
+	*"$PLUGIN_OPT"*) ;;
+	*) echo "$1 was not compiled with $PLUGIN_OPT" >&2; return 1 ;;
+	esac
+	_out=$OUT/$2/$1
+	mkdir -p "$(dirname "$_out")"
+	# No ccache: it does not know when the plugin changed.
+	_cmd=$(printf '%s\n' "$_cmd" | sed -e 's/^ccache //' \
+		-e 's/ -Wp,-MMD,[^ ]*//' -e "s| -o $1 | -o $_out |")
+	[ "$2" = off ] && _cmd=$(printf '%s\n' "$_cmd" | sed "s| $PLUGIN_OPT||")
+	(cd "$GCC_KOBJ" && eval "$_cmd") >"$_out.log" 2>&1
+}
+
+# annotations OBJ: the number of DW_TAG_LLVM_annotation DIEs
+annotations() {
+	llvm-dwarfdump-16 --debug-info "$1" | grep -c 'DW_TAG_LLVM_annotation'
+}
+
+# marks OBJ: dwarf-marks output, sorted, one line per entry
+marks() {
+	"$OUT/dwarf-marks" "$1" | sort -u
+}
+
+if [ "$mode" = clang ]; then
+	cc -O2 -Wall -o "$OUT/dwarf-marks" "$HERE/dwarf-marks.c" -ldw -lelf ||
+		bail "cannot build dwarf-marks.c (libdw-dev)"
+fi
+
+total=0
+for o in "$@"; do
+	case $mode in
+	codegen)
+		if ! compile "$o" on || ! compile "$o" off; then
+			not_ok "codegen $o: compiling failed"
+			cat "$OUT/on/$o.log" "$OUT/off/$o.log" 2>/dev/null | tail -n 5 | diag
+			continue
+		fi
+		for v in on off; do
+			objcopy --remove-section='.debug*' --remove-section='.rela.debug*' \
+				"$OUT/$v/$o" "$OUT/$v/$o.nodebug"
+			objdump -dr "$OUT/$v/$o" | sed 1,3d >"$OUT/$v/$o.dis"
+		done
+		if [ "$(annotations "$OUT/on/$o")" -eq 0 ]; then
+			not_ok "codegen $o: the plugin added no annotation, nothing was tested"
+		elif cmp -s "$OUT/on/$o.nodebug" "$OUT/off/$o.nodebug"; then
+			ok "codegen $o: identical without .debug_* ($(wc -l <"$OUT/on/$o.dis") lines of objdump -dr)"
+		else
+			not_ok "codegen $o: the objects differ outside .debug_*"
+			diff "$OUT/off/$o.dis" "$OUT/on/$o.dis" | head -n 20 | diag
+		fi
+		;;
+	notags)
+		if ! compile "$o" off; then
+			not_ok "notags $o: compiling failed"
+			tail -n 5 "$OUT/off/$o.log" | diag
+			continue
+		fi
+		a=$(annotations "$OUT/off/$o")
+		if [ "$a" -eq 0 ] && ! grep -q btf_type_tag "$OUT/off/$o"; then
+			ok "notags $o: GCC without the plugin: no annotation"
+		else
+			not_ok "notags $o: GCC without the plugin: $a annotations"
+		fi
+		;;
+	clang)
+		if ! compile "$o" on; then
+			not_ok "clang $o: compiling failed"
+			tail -n 5 "$OUT/on/$o.log" | diag
+			continue
+		fi
+		marks "$OUT/on/$o" >"$OUT/on/$o.marks"
+		marks "$CLANG_KOBJ/$o" >"$OUT/on/$o.clang-marks"
+		# KEY MARKS lines; compare the keys that both compilers emit
+		# (their inlining and optimisations differ), with the set of
+		# marks each one has for a key.
+		awk -v obj="$o" -v known="$HERE/known-differences.txt" '
+			function key(l) { return $1 " " $2 " " $3 }
+			BEGIN {
+				while ((getline l < known) > 0) {
+					if (l ~ /^#/ || l !~ /[^ \t]/) continue
+					split(l, f, "|")
+					gsub(/^[ \t]+|[ \t]+$/, "", f[1])
+					gsub(/^[ \t]+|[ \t]+$/, "", f[2])
+					if (f[1] == obj || f[1] == "*") kd[f[2]] = 1
+				}
+			}
+			FNR == 1 { file++ }
+			{ k = key($0); m[file, k] = m[file, k] " " $4; seen[file, k] = 1 }
+			END {
+				for (fk in seen) {
+					split(fk, p, SUBSEP)
+					if (p[1] != 1 || !((2, p[2]) in seen)) continue
+					common++
+					if (m[1, p[2]] == m[2, p[2]]) continue
+					if (p[2] in kd) { known_n++; continue }
+					print "# differs: " p[2] ": gcc" m[1, p[2]] ", clang" m[2, p[2]]
+					bad++
+				}
+				printf "%d %d %d\n", common + 0, bad + 0, known_n + 0
+			}' "$OUT/on/$o.marks" "$OUT/on/$o.clang-marks" >"$OUT/on/$o.cmp"
+		# shellcheck disable=SC2046 # three numbers
+		set -- $(tail -n 1 "$OUT/on/$o.cmp")
+		total=$((total + $1))
+		if [ "$1" -eq 0 ]; then
+			not_ok "clang $o: no entry in common"
+		elif [ "$2" -eq 0 ]; then
+			ok "clang $o: $1 entries agree ($3 known differences)"
+		else
+			not_ok "clang $o: $2 of $1 entries differ"
+			sed '$d' "$OUT/on/$o.cmp" | head -n 20
+		fi
+		;;
+	esac
+done
+[ "$mode" = clang ] && printf '# %d entries compared in all\n' "$total"
+printf '1..%d\n' "$n"
+[ "$failed" -eq 0 ]
