@@ -60,10 +60,22 @@ if [ ! -f "$KOBJ/.config" ] || [ "$(cat "$KOBJ/.uaccess-probe-config" 2>/dev/nul
 	kmake olddefconfig >>"$log" 2>&1 ||
 		{ tail -n 20 "$log" >&2; die "olddefconfig failed (log: $log)"; }
 
+	# later_sets N OPT: does a fragment after the Nth one set OPT?
+	later_sets() {
+		_n=0
+		for _g in $frags; do
+			_n=$((_n + 1))
+			[ "$_n" -gt "$1" ] && grep -qE "^(# )?$2[= ]" "$_g" && return 0
+		done
+		return 1
+	}
+
 	# merge_config.sh silently drops options whose dependencies are unmet.
 	# A later fragment overrides an earlier one, as in merge_config.sh.
 	missing=0
+	nfrag=0
 	for f in $frags; do
+		nfrag=$((nfrag + 1))
 		while IFS= read -r line; do
 			case $line in
 			CONFIG_*=*) want=$line ;;
@@ -72,12 +84,7 @@ if [ ! -f "$KOBJ/.config" ] || [ "$(cat "$KOBJ/.uaccess-probe-config" 2>/dev/nul
 			esac
 			opt=${want#\# }
 			opt=${opt%%[= ]*}
-			overridden=0
-			for g in $frags; do
-				[ "$g" = "$f" ] && overridden=0 && continue
-				grep -qE "^(# )?${opt}[= ]" "$g" && overridden=1
-			done
-			[ "$overridden" -eq 1 ] && continue
+			later_sets "$nfrag" "$opt" && continue
 			got=$(grep -E "^(# )?${opt}[= ]" "$KOBJ/.config" || true)
 			if [ "$want" != "$got" ] &&
 				! { [ -z "$got" ] && [ "${want#\# }" != "$want" ]; }; then
