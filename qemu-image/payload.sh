@@ -17,7 +17,7 @@ here=$(CDPATH='' cd -- "$(dirname -- "$0")" && pwd)
 . "$here/../scripts/lib.sh"
 
 rootfs_dir=${1:?usage: payload.sh ROOTFS_DIR}
-dir=$BUILD/payload-$ARCH
+dir=$BUILD/payload-$KVARIANT
 img=$dir.ext4
 
 [ -x "$PERF" ] || die "no perf at $PERF: run 'make perf'"

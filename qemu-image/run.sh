@@ -5,8 +5,8 @@
 #
 #   run.sh [check|demo]
 #
-# Environment: ARCH (x86_64), TESTS (comma-separated tests/*.sh names),
-# VM_TIMEOUT (seconds, default 900).
+# Environment: ARCH (x86_64), KCC (clang; gcc boots the GCC kernel), TESTS
+# (comma-separated tests/*.sh names), VM_TIMEOUT (seconds, default 900).
 #
 # The guest prints TAP on its results channel and leaves QEMU through the
 # exit device: status 33 means every test passed, 35 that some failed.
@@ -35,7 +35,7 @@ command -v "$QEMU" >/dev/null || die "$QEMU not found: run 'make deps'"
 rootfs=$(timed rootfs sh "$here/rootfs.sh")
 payload=$(timed payload sh "$here/payload.sh" "${rootfs%.ext4}")
 
-out=$BUILD/vm-$ARCH-$mode
+out=$BUILD/vm-$KVARIANT-$mode
 rm -rf "$out"
 mkdir -p "$out"
 console=$out/console.log
@@ -122,7 +122,7 @@ fail) exit 1 ;;
 	;;
 esac
 # The guest did not finish: a failure the TAP summary must count.
-echo "not ok - vm-$ARCH-$mode: $verdict"
+echo "not ok - vm-$KVARIANT-$mode: $verdict"
 {
 	printf 'error: %s\n' "$verdict"
 	printf 'console log: %s\nQEMU output: %s\nlast console lines:\n' "$console" "$out/qemu.log"

@@ -14,11 +14,13 @@ TREE=$BUILD/linux
 ARCH=${ARCH:-x86_64}
 # KCC=gcc: the x86_64 kernel built with GCC 12 and the user_dwarf plugin
 # (kernel/configs/gcc.config) in its own folder, instead of clang-16.
+# KVARIANT names its build folders (kernel-, payload-, vm-).
 KCC=${KCC:-clang}
 case $KCC in
-gcc) KOBJ=$BUILD/kernel-$ARCH-gcc ;;
-*) KOBJ=$BUILD/kernel-$ARCH ;;
+gcc) KVARIANT=$ARCH-gcc ;;
+*) KVARIANT=$ARCH ;;
 esac
+KOBJ=$BUILD/kernel-$KVARIANT
 PERF_OUT=$BUILD/perf
 PERF=$PERF_OUT/perf
 LOGS=$BUILD/logs
@@ -27,7 +29,7 @@ LOGS=$BUILD/logs
 SRC_PKG=linux-source-6.1
 SRC_TARBALL=/usr/src/linux-source-6.1.tar.xz
 
-export TOP BUILD CACHE TREE ARCH KCC KOBJ PERF_OUT PERF LOGS SRC_PKG SRC_TARBALL
+export TOP BUILD CACHE TREE ARCH KCC KVARIANT KOBJ PERF_OUT PERF LOGS SRC_PKG SRC_TARBALL
 
 msg() { printf '%s\n' "$*"; }
 info() { printf '  %-8s %s\n' "$1" "$2"; }
