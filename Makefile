@@ -8,8 +8,8 @@
 SHELL := /bin/sh
 STEP := sh scripts/step.sh
 
-.PHONY: help deps tree kernel perf rootfs demo check check-host check-vm \
-	export-series timings bench clean
+.PHONY: help deps tree kernel kernel-gcc perf rootfs demo check check-host \
+	check-vm check-gcc export-series timings bench bench-gcc-plugin clean
 
 help:
 	@sed -n '/^    make deps/,/^$$/p' README.md
@@ -22,6 +22,9 @@ tree: deps
 
 kernel: tree
 	@$(STEP) kernel sh scripts/kernel.sh
+
+kernel-gcc: tree
+	@KCC=gcc $(STEP) kernel-gcc sh scripts/kernel.sh
 
 perf: tree
 	@$(STEP) perf sh scripts/perf.sh
@@ -36,15 +39,20 @@ begin-%:
 demo: begin-demo kernel perf
 	@sh qemu-image/run.sh demo >build/demo.tap
 
-check: begin-check kernel perf
+GCC_SUITES := gcc-codegen gcc-clang gcc-notags gcc-dwarf gcc-stock
+
+check: begin-check kernel kernel-gcc perf
 	@sh scripts/check.sh lint patches series dwarf dwarf-stock kernel-dwarf \
-		vm runner
+		$(GCC_SUITES) vm vm-gcc runner
 
 check-host: tree perf
 	@sh scripts/check.sh lint patches series dwarf dwarf-stock
 
-check-vm: kernel perf
-	@sh scripts/check.sh kernel-dwarf vm runner
+check-vm: kernel kernel-gcc perf
+	@sh scripts/check.sh kernel-dwarf vm vm-gcc runner
+
+check-gcc: tree perf
+	@sh scripts/check.sh $(GCC_SUITES)
 
 export-series:
 	@sh scripts/export-series.sh
@@ -54,6 +62,9 @@ timings:
 
 bench: kernel perf
 	@sh bench/perf-probe-definitions.sh
+
+bench-gcc-plugin: tree
+	@sh user-dwarf/compare.sh cost
 
 clean:
 	rm -rf build

@@ -5,8 +5,10 @@
 # with the line "N passed, N failed, N skipped" over all of them.
 #
 #   check.sh SUITE...      host suites: lint, patches, series, dwarf,
-#                          dwarf-stock, kernel-dwarf;
-#                          VM: vm, runner
+#                          dwarf-stock, kernel-dwarf; GCC user_dwarf plugin
+#                          (user-dwarf/): gcc-codegen, gcc-clang,
+#                          gcc-notags, gcc-dwarf, gcc-stock;
+#                          VM: vm, vm-gcc (the GCC kernel), runner
 # Exit status: 0 only if no test failed and every suite ran to its end.
 set -u
 . "$(dirname -- "$0")/lib.sh"
@@ -30,7 +32,13 @@ suite_cmd() {
 				sh "$TOP/dwarf-tests/run.sh"
 		;;
 	kernel-dwarf) KOBJ=$KOBJ PERF=$PERF sh "$TOP/dwarf-tests/kernel-tags.sh" ;;
+	gcc-codegen) sh "$TOP/user-dwarf/compare.sh" codegen ;;
+	gcc-clang) sh "$TOP/user-dwarf/compare.sh" clang ;;
+	gcc-notags) sh "$TOP/user-dwarf/compare.sh" notags ;;
+	gcc-dwarf) sh "$TOP/user-dwarf/fixtures.sh" plugin ;;
+	gcc-stock) sh "$TOP/user-dwarf/fixtures.sh" stock ;;
 	vm) sh "$TOP/qemu-image/run.sh" check ;;
+	vm-gcc) KCC=gcc sh "$TOP/qemu-image/run.sh" check ;;
 	runner) sh "$TOP/qemu-image/selftest.sh" ;;
 	*) echo "not ok - unknown test suite '$1'"; return 1 ;;
 	esac
@@ -39,7 +47,7 @@ suite_cmd() {
 for s in "$@"; do
 	msg "# === suite $s"
 	rc=0
-	if [ "$s" = vm ]; then
+	if [ "$s" = vm ] || [ "$s" = vm-gcc ]; then
 		# The VM runner shows the guest's TAP on stderr as it comes.
 		timed "check-$s" suite_cmd "$s" >"$out/$s.tap" || rc=$?
 		: >"$out/$s.err"

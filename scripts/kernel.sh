@@ -106,8 +106,19 @@ if [ -n "${KTARGETS:-}" ]; then
 	cat "$log.build" >>"$log" && rm -f "$log.build"
 	exit 0
 fi
+if [ "$KCC" = gcc ]; then
+	# Kbuild does not recompile objects when a plugin changes: do it
+	# here, so that every object of the GCC kernel has the same plugin.
+	plugin=$(cat "$TREE"/scripts/gcc-plugins/user_dwarf_plugin.c \
+		"$TREE"/scripts/gcc-plugins/gcc12-dwarf2out.h | sha256sum)
+	if [ "$plugin" != "$(cat "$KOBJ/.user-dwarf-plugin" 2>/dev/null)" ]; then
+		info KERNEL "user_dwarf plugin changed: recompiling every object"
+		find "$KOBJ" -name '*.o' ! -path '*/tools/*' ! -path '*/scripts/*' -delete
+	fi
+fi
 info KERNEL "building $ARCH with $KCC (log: ${log#"$TOP"/})"
 run_logged "$log.build" kmake -j"$(ncpus)" all
+[ "$KCC" = gcc ] && printf '%s\n' "$plugin" >"$KOBJ/.user-dwarf-plugin"
 cat "$log.build" >>"$log" && rm -f "$log.build"
 [ -f "$KOBJ/$image" ] || die "kernel build produced no $KOBJ/$image"
 ln -sf "$image" "$KOBJ/kernel-image"

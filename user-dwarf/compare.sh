@@ -12,6 +12,9 @@
 #                        the clang-16 objects: the same, except for the
 #                        cases in known-differences.txt
 #   compare.sh notags    GCC without the plugin: no annotation at all
+#   compare.sh cost      not a test: what the plugin costs, in compile CPU
+#                        time (ROUNDS=3 compilations of every object with
+#                        and without it) and in .debug_* section bytes
 #
 # The objects are compiled again from the GCC kernel's .cmd files (the
 # command Kbuild used, without the dependency file and objtool), so the
@@ -35,8 +38,8 @@ diag() { sed 's/^/# /'; }
 bail() { printf 'Bail out! %s\n' "$*"; exit 1; }
 
 case $mode in
-codegen | clang | notags) ;;
-*) bail "usage: compare.sh codegen|clang|notags" ;;
+codegen | clang | notags | cost) ;;
+*) bail "usage: compare.sh codegen|clang|notags|cost" ;;
 esac
 
 objs=$(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$HERE/objects.txt")
@@ -87,6 +90,52 @@ marks() {
 if [ "$mode" = clang ]; then
 	cc -O2 -Wall -o "$OUT/dwarf-marks" "$HERE/dwarf-marks.c" -ldw -lelf ||
 		bail "cannot build dwarf-marks.c (libdw-dev)"
+fi
+
+# cpu: the user+system CPU seconds of this shell's children so far
+# ('times' must run in this shell, not in a command substitution)
+cpu() {
+	times >"$OUT/times"
+	awk 'NR == 2 {
+		t = 0
+		for (i = 1; i <= 2; i++) {
+			split($i, p, "m"); sub(/s$/, "", p[2]); t += p[1] * 60 + p[2]
+		}
+		printf "%.3f\n", t
+	}' "$OUT/times"
+}
+
+# debug_bytes OBJ: the size of its .debug_* sections
+debug_bytes() {
+	size -A "$1" | awk '$1 ~ /^\.debug_/ { n += $2 } END { print n + 0 }'
+}
+
+if [ "$mode" = cost ]; then
+	rounds=${ROUNDS:-3}
+	t_on=0 t_off=0 b_on=0 b_off=0 r=0
+	while [ "$r" -lt "$rounds" ]; do
+		r=$((r + 1))
+		for v in off on; do
+			cpu >"$OUT/t0"
+			for o in "$@"; do
+				compile "$o" $v || bail "compiling $o failed"
+			done
+			cpu >"$OUT/t1"
+			t0=$(cat "$OUT/t0")
+			t1=$(cat "$OUT/t1")
+			eval "t_$v=\$(echo \"\$t_$v $t0 $t1\" | awk '{ print \$1 + \$3 - \$2 }')"
+		done
+	done
+	for o in "$@"; do
+		b_on=$((b_on + $(debug_bytes "$OUT/on/$o")))
+		b_off=$((b_off + $(debug_bytes "$OUT/off/$o")))
+	done
+	echo "$t_on $t_off $b_on $b_off $# $rounds" | awk '{
+		printf "objects: %d (user-dwarf/objects.txt), %d rounds\n", $5, $6
+		printf "compile CPU time: %.2f s with the plugin, %.2f s without: %+.2f%%\n", $1, $2, ($1 / $2 - 1) * 100
+		printf ".debug_* bytes: %d with the plugin, %d without: %+.2f%%\n", $3, $4, ($3 / $4 - 1) * 100
+	}'
+	exit 0
 fi
 
 total=0
