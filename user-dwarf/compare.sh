@@ -193,7 +193,11 @@ for o in "$@"; do
 					split(l, f, "|")
 					gsub(/^[ \t]+|[ \t]+$/, "", f[1])
 					gsub(/^[ \t]+|[ \t]+$/, "", f[2])
-					if (f[1] == obj || f[1] == "*") kd[f[2]] = 1
+					if (f[1] != obj && f[1] != "*") continue
+					split(f[2], k, " ")
+					# "KIND * NAME": in every scope
+					if (k[2] == "*") kd_any[k[1] " " k[3]] = 1
+					else kd[f[2]] = 1
 				}
 			}
 			FNR == 1 { file++ }
@@ -204,7 +208,11 @@ for o in "$@"; do
 					if (p[1] != 1 || !((2, p[2]) in seen)) continue
 					common++
 					if (m[1, p[2]] == m[2, p[2]]) continue
-					if (p[2] in kd) { known_n++; continue }
+					split(p[2], k, " ")
+					if ((p[2] in kd) || ((k[1] " " k[3]) in kd_any)) {
+						known_n++
+						continue
+					}
 					print "# differs: " p[2] ": gcc" m[1, p[2]] ", clang" m[2, p[2]]
 					bad++
 				}
