@@ -21,6 +21,10 @@
 #   CASES=file       case file (default: cases.txt next to this script)
 #   ONLY=pattern     only run the cases whose id matches this shell pattern
 #   VERBOSE=1        show perf's output for passing cases too
+#   ABSTRACT=1       compare what matters for __user only, for compilers
+#                    whose registers, stack offsets and type names differ
+#                    from clang's (GCC): each dereference's memory (user or
+#                    kernel) and the string types; see abstract()
 #   NO_TAGS=1        the compilers emit no tags (GCC without the user_dwarf
 #                    plugin): every C fixture must build without annotations,
 #                    the hand-written DWARF fixtures and their cases are
@@ -40,6 +44,7 @@ CASES=${CASES:-$HERE/cases.txt}
 ONLY=${ONLY:-*}
 VERBOSE=${VERBOSE:-0}
 NO_TAGS=${NO_TAGS:-0}
+ABSTRACT=${ABSTRACT:-0}
 
 # Everything a fixture is compiled with: kernel-like code generation (no
 # PIC, kernel code model, no red zone), -O2 unless the fixture asks for
@@ -87,6 +92,35 @@ normalize() {
 	sed -e 's/[[:space:]][[:space:]]*/ /g' -e 's/^ //' -e 's/ $//' \
 		-e '/^$/d' -e 's/^\([pr]\):[^ ]* /\1: /' |
 		awk 'NR > 1 { printf " ;; " } { printf "%s", $0 }'
+}
+
+# abstract < normalized output: registers and stack slots (where one
+# compiler may keep in a register what the other spills) become %R, a
+# user dereference
+# U(...), a kernel one K(...), fetch types other than string and ustring
+# are dropped, and a variable of -V keeps only its name, "__user" and
+# its '*'s.  What is left is the same for GCC and clang DWARF.
+abstract() {
+	sed -E -e 's/[+-][0-9]+\(%[sb]p\)/%R/g' \
+		-e 's/%[a-z0-9]+/%R/g' -e 's/\+u-?[0-9]+\(/U(/g' \
+		-e 's/[+-][0-9]+\(/K(/g' -e 's/:[sux](8|16|32|64)//g' |
+		awk 'BEGIN { RS = " ;; "; ORS = "" }
+		{
+			sub(/\n$/, "")
+			if ($0 ~ /^(Available|@<)/ || $0 ~ /^p:/ || $0 ~ /=/) {
+				out = $0
+			} else {
+				out = ""
+				for (i = 1; i < NF; i++) {
+					stars = $i
+					gsub(/[^*]/, "", stars)
+					if ($i ~ /__user/) out = out "__user" stars " "
+					else if (stars != "") out = out stars " "
+				}
+				out = out $NF
+			}
+			print (NR > 1 ? " ;; " : "") out
+		}'
 }
 
 first_tool() {
@@ -197,6 +231,10 @@ check_case() {
 			;;
 		esac
 		_exp=$(printf '%s\n' "$_exp" | normalize)
+		if [ "$ABSTRACT" = 1 ]; then
+			_exp=$(printf '%s\n' "$_exp" | abstract)
+			_got=$(printf '%s\n' "$_got" | abstract)
+		fi
 		[ "$RC" -eq 0 ] && [ "$_got" = "$_exp" ] || _good=0
 		if [ -n "$_sub" ] && ! grep -qiF -- "$_sub" "$ERR"; then
 			_good=0
