@@ -82,7 +82,7 @@ stock)
 			if (file == 1) {
 				n++
 				if ($2 ~ /^ok /) printf "ok %d - %s\n", n, substr($2, 4)
-				else { printf "not ok %d - %s\n", n, substr($2, 8); f++ }
+				else { printf "not ok %d - %s\n", n, substr($2, 8); bad++ }
 			}
 			next
 		}
@@ -93,7 +93,7 @@ stock)
 			n++
 			if (!($1 in got)) {
 				printf "not ok %d - %s: no result with patched perf\n", n, $1
-				f++
+				bad++
 			} else if (got[$1] == $2 && ex[$1] == $3) {
 				printf "ok %d - %s: as unpatched perf\n", n, $1
 			} else if (id in kd) {
@@ -101,10 +101,10 @@ stock)
 			} else {
 				printf "not ok %d - %s: differs from unpatched perf\n", n, $1
 				printf "# patched: %s (exit %s)\n# stock:   %s (exit %s)\n", got[$1], ex[$1], $2, $3
-				f++
+				bad++
 			}
 		}
-		END { printf "1..%d\n", n; exit f > 0 }' \
+		END { printf "1..%d\n", n; exit bad > 0 }' \
 		"$OUT/stock-patched.cases" "$OUT/stock-stock.cases"
 	;;
 *)
