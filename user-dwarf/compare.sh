@@ -198,9 +198,9 @@ for o in "$@"; do
 					gsub(/^[ \t]+|[ \t]+$/, "", f[1])
 					gsub(/^[ \t]+|[ \t]+$/, "", f[2])
 					if (f[1] != obj && f[1] != "*") continue
-					split(f[2], k, " ")
+					split(f[2], w, " ")
 					# "KIND * NAME": in every scope
-					if (k[2] == "*") kd_any[k[1] " " k[3]] = 1
+					if (w[2] == "*") kd_any[w[1] " " w[3]] = 1
 					else kd[f[2]] = 1
 				}
 			}
@@ -212,8 +212,8 @@ for o in "$@"; do
 					if (p[1] != 1 || !((2, p[2]) in seen)) continue
 					common++
 					if (m[1, p[2]] == m[2, p[2]]) continue
-					split(p[2], k, " ")
-					if ((p[2] in kd) || ((k[1] " " k[3]) in kd_any)) {
+					split(p[2], w, " ")
+					if ((p[2] in kd) || ((w[1] " " w[3]) in kd_any)) {
 						known_n++
 						continue
 					}
@@ -228,7 +228,7 @@ for o in "$@"; do
 		if [ "$1" -eq 0 ]; then
 			not_ok "clang $o: no entry in common"
 		elif [ "$2" -eq 0 ]; then
-			ok "clang $o: $1 entries agree ($3 known differences)"
+			ok "clang $o: $1 entries in both, the same marks but $3 known differences"
 		else
 			not_ok "clang $o: $2 of $1 entries differ"
 			sed '$d' "$OUT/on/$o.cmp" | head -n 20
