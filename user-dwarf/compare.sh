@@ -47,7 +47,7 @@ objs=$(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$HERE/objects.txt")
 set -- $objs
 [ $# -gt 0 ] || bail "no objects in objects.txt"
 
-printf 'TAP version 13\n'
+[ "$mode" = cost ] || printf 'TAP version 13\n'
 mkdir -p "$OUT/on" "$OUT/off" "$LOGS"
 
 # Both kernels' objects, and the plugin, as Kbuild builds them; with

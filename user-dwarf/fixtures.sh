@@ -28,9 +28,12 @@ bail() {
 
 case ${1:-} in
 plugin)
-	# The plugin as Kbuild builds it for the GCC kernel.
-	KCC=gcc KTARGETS=scripts sh "$TOP/scripts/kernel.sh" >&2 ||
-		bail "building the plugin failed"
+	# The plugin as Kbuild builds it for the GCC kernel (PREBUILT=1: as
+	# it is, while a build runs in the same folder).
+	if [ "${PREBUILT:-0}" != 1 ]; then
+		KCC=gcc KTARGETS=scripts sh "$TOP/scripts/kernel.sh" >&2 ||
+			bail "building the plugin failed"
+	fi
 	[ -f "$PLUGIN" ] || bail "no plugin at $PLUGIN"
 	mkdir -p "$OUT/bin"
 	printf '#!/bin/sh\nexec gcc -fplugin=%s "$@"\n' "$PLUGIN" >"$OUT/bin/gcc-user-dwarf"
