@@ -10,7 +10,8 @@
 # 'make kernel' comes first).  An object is changed if its .c file is, or
 # if it includes a header the patch changes; include/linux/compiler_types.h
 # is in every object, and fs/open.o and kernel/trace/trace_kprobe.o stand
-# for them.  'make kernel' builds the whole kernel at the top of the series.
+# for them; for another header in include/, two of the files in kernel/,
+# lib/ or fs/ that include it.  'make kernel' builds the whole kernel at the top of the series.
 #
 # Compiler and objtool warnings about the files a patch touches fail it.
 set -u
@@ -38,6 +39,16 @@ objects() {
 		case $f in
 		tools/*) ;;
 		include/linux/compiler_types.h) printf '%s\n' fs/open.o kernel/trace/trace_kprobe.o ;;
+		include/*.h)
+			# Two users of a global header in kernel/, lib/ or fs/
+			# that the guest kernel builds.
+			h=${f#include/}
+			h=${h#uapi/}
+			(cd "$wt" && grep -rl "#include <$h>" kernel lib fs 2>/dev/null) |
+				grep '\.c$' | sed 's|\.c$|.o|' | sort | while read -r o; do
+					[ -f "$KOBJ/$o" ] && echo "$o"
+				done | head -n 2
+			;;
 		*.c) printf '%s\n' "${f%.c}.o" ;;
 		*.h)
 			# Users of a local header, in its own directory.
