@@ -34,7 +34,7 @@ check() {
 		echo "#   expected a definition matching: $2"
 		diag </tmp/def.out
 	fi
-	run_cmd /tmp/add.out perf probe -q -m "$mod" -a "$1" ||
+	run_cmd /tmp/add.out perf probe -m "$mod" -a "$1" ||
 		fail "perf probe -m $mod -a '$1'"
 }
 

@@ -33,5 +33,16 @@ for v in 0 1 0; do
 		fail "writing $v to the sysctl reads back $v (it reads $got)"
 	fi
 done
+# Only 0 and 1 are valid; anything else is refused and changes nothing.
+if echo 2 >"$strict" 2>/dev/null; then
+	fail "writing 2 to the sysctl is refused"
+else
+	got=$(cat "$strict")
+	if [ "$got" = 0 ]; then
+		pass "writing 2 to the sysctl is refused and leaves it at 0"
+	else
+		fail "writing 2 to the sysctl is refused and leaves it at 0 (it reads $got)"
+	fi
+fi
 echo "$old" >"$strict"
 exit 0
