@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * /init of the proof suite's initramfs: a freestanding static program,
- * no libc, raw system calls only (see syscall-$ARCH.h).
+ * no libc, raw system calls only (see syscall.h).
  *
- * It mounts devtmpfs, proc, tracefs and debugfs, writes the kprobe
+ * It mounts devtmpfs, proc, tracefs, debugfs and a tmpfs, writes the kprobe
  * definitions that the host made (/probes, one kprobe_events line each,
  * all in the group "uaccess") to kprobe_events, and runs the workload
  * with these events enabled:
@@ -11,8 +11,8 @@
  *   openat() of $uaccess_open, a file that exists in the initramfs
  *   sched_setscheduler(0, SCHED_FIFO, { $uaccess_prio })
  *   symlinkat($uaccess_symlink, AT_FDCWD, "/tmp/link")
- *   if /test_probe_user.ko exists: load it, write $uaccess_trigger to
- *   /debug/test_probe_user/run
+ *   if /test_probe_user.ko exists (it is loaded before the probes are
+ *   added): write $uaccess_trigger to /debug/test_probe_user/run
  *
  * The values come from the kernel command line: the kernel hands
  * "name=value" parameters it does not know to init as its environment.
@@ -195,18 +195,15 @@ static long load_module(void)
 	return ret;
 }
 
-static void workload(char **envp)
+/*
+ * @trigger_fd is the module's trigger, opened before tracing starts so that
+ * the workload's openat() is the only one the probes see; or -1.
+ */
+static void workload(char **envp, long trigger_fd)
 {
 	struct { int sched_priority; } param;
 	const char *trigger = getenv(envp, "uaccess_trigger");
-	long trigger_fd = -1;
 	long fd;
-
-	/* Opened before tracing starts: only the workload's open is seen. */
-	if (load_module() == 0) {
-		trigger_fd = open_file(TRIGGER, O_WRONLY);
-		report("open", TRIGGER, trigger_fd);
-	}
 
 	report("enable", GROUP,
 	       write_file(TRACING "/events/" GROUP "/enable", "1"));
@@ -256,6 +253,7 @@ void start_c(long *sp)
 {
 	long argc = sp[0];
 	char **envp = (char **)(sp + 1 + argc + 1);
+	long trigger_fd = -1;
 
 	/* Without /dev/console in the initramfs, init has no stdout. */
 	sys_call5(__NR_mount, (long)"devtmpfs", (long)"/dev",
@@ -268,8 +266,13 @@ void start_c(long *sp)
 	do_mount("debugfs", DEBUGFS);
 	do_mount("tmpfs", "/tmp");
 
+	/* The module first: the probes may be in it. */
+	if (load_module() == 0) {
+		trigger_fd = open_file(TRIGGER, O_WRONLY);
+		report("open", TRIGGER, trigger_fd);
+	}
 	add_probes();
-	workload(envp);
+	workload(envp, trigger_fd);
 	print_trace();
 
 	put(MARK "end, ");
