@@ -203,8 +203,11 @@ static void workload(char **envp, long trigger_fd)
 {
 	struct { int sched_priority; } param;
 	const char *trigger = getenv(envp, "uaccess_trigger");
-	long fd;
+	long tracing_on, fd;
 
+	/* Stop with a write, not an open that the probes would see. */
+	tracing_on = open_file(TRACING "/tracing_on", O_WRONLY);
+	report("open", TRACING "/tracing_on", tracing_on);
 	report("enable", GROUP,
 	       write_file(TRACING "/events/" GROUP "/enable", "1"));
 
@@ -228,24 +231,30 @@ static void workload(char **envp, long trigger_fd)
 		close_fd(trigger_fd);
 	}
 
-	report("disable", GROUP,
-	       write_file(TRACING "/events/" GROUP "/enable", "0"));
+	report("write " TRACING "/tracing_on <", "0",
+	       sys_call3(__NR_write, tracing_on, (long)"0", 1));
+	close_fd(tracing_on);
 }
 
-static void print_trace(void)
+/* Copy the file @path to the console between marker lines. */
+static void print_file(const char *what, const char *path)
 {
 	static char buf[4096];
-	long fd = open_file(TRACING "/trace", O_RDONLY);
+	long fd = open_file(path, O_RDONLY);
 	long n;
 
 	if (fd < 0) {
-		report("open", TRACING "/trace", fd);
+		report("open", path, fd);
 		return;
 	}
-	put(MARK "trace begin\n");
+	put(MARK);
+	put(what);
+	put(" begin\n");
 	while ((n = sys_call3(__NR_read, fd, (long)buf, sizeof(buf))) > 0)
 		sys_call3(__NR_write, console, (long)buf, n);
-	put(MARK "trace end\n");
+	put(MARK);
+	put(what);
+	put(" end\n");
 	close_fd(fd);
 }
 
@@ -273,7 +282,9 @@ void start_c(long *sp)
 	}
 	add_probes();
 	workload(envp, trigger_fd);
-	print_trace();
+	print_file("trace", TRACING "/trace");
+	if (errors)
+		print_file("error_log", TRACING "/error_log");
 
 	put(MARK "end, ");
 	put_long(errors);
