@@ -90,7 +90,7 @@ value() {
 	prio) printf '%s' "$v_prio" ;;
 	symlink) printf '%s' "$v_symlink" ;;
 	trigger) printf '%s' "$v_trigger" ;;
-	len) printf '%s' "${#v_trigger}" ;;
+	len) printf '0x%x' "${#v_trigger}" ;;
 	pid) printf '1' ;; # init writes the trigger
 	=*) printf '%s' "${1#=}" ;;
 	*) return 1 ;;
