@@ -146,7 +146,7 @@ while IFS='	' read -r how key where spec; do
 	val=$(value "$key") || die "proof/cases.txt: unknown value '$key'"
 	ko=
 	if [ "$where" != vmlinux ]; then
-		ko=$(find "$KOBJ" -name "$where.ko" | head -n 1)
+		ko=$(find "$KOBJ" -name "$where.ko" 2>/dev/null | head -n 1)
 		if [ -z "$ko" ]; then
 			printf "%s '%s' # SKIP module %s was not built\n" "$how" \
 				"$spec" "$where" >>"$out/skips"
