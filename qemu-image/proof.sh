@@ -267,7 +267,8 @@ awk -v events="$events" -v probes="$probes" '
 		ev = s; sub(/: .*/, "", ev); sub(/__[0-9]+$/, "", ev)
 		if (!(ev in val))
 			next
-		sub(/^[^ ]+ \([^ ]*\) /, "", s)
+		# "EVENT: (func+0x0/0x10 [module]) args"
+		sub(/^[^ ]+ \([^)]*\) /, "", s)
 		hits[ev]++
 		for (i = 1; i <= nf[ev]; i++) {
 			pre = field[ev, i] "="
