@@ -43,13 +43,13 @@ GCC_SUITES := gcc-codegen gcc-clang gcc-notags gcc-dwarf gcc-stock
 
 check: begin-check kernel kernel-gcc perf
 	@sh scripts/check.sh lint patches series dwarf dwarf-stock kernel-dwarf \
-		$(GCC_SUITES) vm vm-gcc runner
+		$(GCC_SUITES) vm vm-gcc runner s390x
 
 check-host: tree perf
 	@sh scripts/check.sh lint patches series dwarf dwarf-stock
 
 check-vm: kernel kernel-gcc perf
-	@sh scripts/check.sh kernel-dwarf vm vm-gcc runner
+	@sh scripts/check.sh kernel-dwarf vm vm-gcc runner s390x
 
 check-gcc: tree perf
 	@sh scripts/check.sh $(GCC_SUITES)

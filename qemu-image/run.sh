@@ -29,6 +29,8 @@ conf=$here/arch/$ARCH.conf
 [ -f "$conf" ] || die "no QEMU settings for ARCH=$ARCH ($conf)"
 # shellcheck source=arch/x86_64.conf
 . "$conf"
+[ -n "${QEMU_DISKS:-}" ] ||
+	die "$conf has no VM-suite settings: ARCH=$ARCH runs qemu-image/proof.sh"
 command -v "$QEMU" >/dev/null || die "$QEMU not found: run 'make deps'"
 [ -e "$KOBJ/kernel-image" ] || die "no kernel image in $KOBJ: run 'make kernel'"
 

@@ -8,7 +8,8 @@
 #                          dwarf-stock, kernel-dwarf; GCC user_dwarf plugin
 #                          (user-dwarf/): gcc-codegen, gcc-clang,
 #                          gcc-notags, gcc-dwarf, gcc-stock;
-#                          VM: vm, vm-gcc (the GCC kernel), runner
+#                          VM: vm, vm-gcc (the GCC kernel), runner,
+#                          s390x
 # Exit status: 0 only if no test failed and every suite ran to its end.
 set -u
 . "$(dirname -- "$0")/lib.sh"
@@ -40,6 +41,18 @@ suite_cmd() {
 	vm) sh "$TOP/qemu-image/run.sh" check ;;
 	vm-gcc) KCC=gcc sh "$TOP/qemu-image/run.sh" check ;;
 	runner) sh "$TOP/qemu-image/selftest.sh" ;;
+	s390x)
+		# The proof suite on s390x: builds its own kernel, and the
+		# stock perf that dwarf-stock builds too.
+		if ! command -v qemu-system-s390x >/dev/null ||
+			! command -v s390x-linux-gnu-ld >/dev/null; then
+			echo "ok - s390x proof suite # SKIP qemu-system-s390x or s390x binutils not installed (make deps)"
+			return 0
+		fi
+		timed kernel-s390x env ARCH=s390x sh "$TOP/scripts/kernel.sh" >&2 &&
+			sh "$TOP/scripts/perf-base.sh" >&2 &&
+			ARCH=s390x sh "$TOP/qemu-image/proof.sh"
+		;;
 	*) echo "not ok - unknown test suite '$1'"; return 1 ;;
 	esac
 }

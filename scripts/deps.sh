@@ -10,7 +10,8 @@ set -eu
 # kernel tree, kernel build (clang-16), perf build (gcc), guest image,
 # QEMU, DWARF fixtures (clang-14, clang-16, elfutils), lint and checkpatch
 # (spdxcheck.py needs ply and GitPython), benchmark, the GCC kernel's
-# user_dwarf plugin (gcc-12-plugin-dev)
+# user_dwarf plugin (gcc-12-plugin-dev), the s390x proof suite (QEMU,
+# binutils to link its kernel and /init)
 PKGS="$SRC_PKG
 clang-16 lld-16 llvm-16 dwarves gcc make flex bison bc python3 git xz-utils
 libelf-dev libdw-dev libssl-dev zlib1g-dev libzstd-dev liblzma-dev libcap-dev
@@ -18,7 +19,8 @@ libnuma-dev pkg-config ccache kmod
 debootstrap cpio e2fsprogs qemu-system-x86
 clang-14 elfutils
 shellcheck python3-ply python3-git valgrind
-gcc-12-plugin-dev"
+gcc-12-plugin-dev
+qemu-system-misc binutils-s390x-linux-gnu"
 
 missing=
 for p in $PKGS; do
