@@ -52,9 +52,13 @@ expect_grep "the recorded strings include /tmp/hello.txt" \
 	'filename_string="/tmp/hello.txt"' /tmp/demo.script
 expect_grep "the recorded strings include /etc/os-release" \
 	'filename_string="/etc/os-release"' /tmp/demo.script
-# A string the kernel could not read is "(fault)" in the trace file and
-# empty in perf script.
-expect_grep "a kernel read of the user string records nothing in strict mode" \
-	'^ *cat .*filename_string=""' /tmp/kread.script
+# A string the kernel could not read is "(fault)" in the trace file; perf
+# script shows the bytes left in the event, never the path.
+if grep -q '^ *cat ' /tmp/kread.script &&
+	! grep -q 'filename_string="/tmp/hello.txt"' /tmp/kread.script; then
+	pass "a kernel read of the user string does not record it in strict mode"
+else
+	fail "a kernel read of the user string does not record it in strict mode"
+fi
 reset_probes
 exit 0
