@@ -22,7 +22,7 @@ out=$BUILD/perf-each
 mkdir -p "$out"
 # The worktree stays between runs, so that each step builds incrementally;
 # and a series that already passed as it is now is not built again.
-head=$(git -C "$TREE" rev-parse HEAD)
+head="$(git -C "$TREE" rev-parse HEAD) $(cat "$0" "$KOBJ/.config" 2>/dev/null | sha256sum | cut -d' ' -f1)"
 if [ -f "$out/passed" ] && [ "$(cat "$out/passed")" = "$head" ] && [ -f "$out/run.tap" ]; then
 	sed 's/$/ (unchanged since it passed)/' "$out/run.tap"
 	exit 0
@@ -46,7 +46,7 @@ objects() {
 			h=${h#uapi/}
 			(cd "$wt" && grep -rl "#include <$h>" kernel lib fs 2>/dev/null) |
 				grep '\.c$' | sed 's|\.c$|.o|' | sort | while read -r o; do
-					[ -f "$KOBJ/$o" ] && echo "$o"
+					grep -qx "$o" "$out/kernel-objects" && echo "$o"
 				done | head -n 2
 			;;
 		*.c) printf '%s\n' "${f%.c}.o" ;;
@@ -57,7 +57,10 @@ objects() {
 				sed "s|^$wt/||; s|\.c\$|.o|"
 			;;
 		esac
-	done | sort -u
+	done | sort -u | while read -r o; do
+		# Only objects of the guest kernel's configuration.
+		grep -qx "$o" "$out/kernel-objects" && echo "$o"
+	done
 }
 
 # kbuild NAME COMPILER-ARGS...: build $objs in build/kernel-each-NAME with
@@ -91,6 +94,11 @@ kbuild() {
 }
 
 export CCACHE_DIR="$CACHE/ccache"
+# The guest kernel's objects: vmlinux.a's members and the modules.
+{
+	(cd "$KOBJ" && ar t vmlinux.a 2>/dev/null) | sed "s|^$KOBJ/||"
+	sed 's/\.ko$/.o/' "$KOBJ/modules.order" 2>/dev/null
+} >"$out/kernel-objects"
 failed=
 for c in $(git -C "$TREE" rev-list --reverse base..HEAD); do
 	subj=$(git -C "$TREE" log -1 --format=%s "$c")
@@ -123,7 +131,7 @@ for c in $(git -C "$TREE" rev-list --reverse base..HEAD); do
 			echo "ok - $subj # SKIP no kernel configuration yet ('make kernel')"
 			failed=1 # not a pass: do not remember this head as passed
 		elif [ -z "$objs" ]; then
-			echo "ok - $subj # SKIP no kernel object changes (selftests, documentation)"
+			echo "ok - $subj # SKIP no object of the guest kernel changes (selftests, documentation; GCC plugins are built by make kernel-gcc)"
 		else
 			kbuild clang-16 LLVM=-16 CC="ccache clang-16"
 			kbuild gcc CC="ccache gcc"
