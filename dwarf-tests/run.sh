@@ -223,11 +223,16 @@ check_case() {
 		;;
 	*)
 		_sub=
+		_once=
 		_exp=$_want
 		case $_want in
 		*' && stderr:'*)
 			_exp=$(trim "${_want%% && stderr:*}")
 			_sub=$(trim "${_want#* && stderr:}")
+			;;
+		*' && once:'*)
+			_exp=$(trim "${_want%% && once:*}")
+			_once=$(trim "${_want#* && once:}")
 			;;
 		esac
 		_exp=$(printf '%s\n' "$_exp" | normalize)
@@ -237,6 +242,9 @@ check_case() {
 		fi
 		[ "$RC" -eq 0 ] && [ "$_got" = "$_exp" ] || _good=0
 		if [ -n "$_sub" ] && ! grep -qiF -- "$_sub" "$ERR"; then
+			_good=0
+		fi
+		if [ -n "$_once" ] && [ "$(grep -ciF -- "$_once" "$ERR")" -ne 1 ]; then
 			_good=0
 		fi
 		;;
@@ -295,7 +303,11 @@ run_cases() {
 		*",$cc,"* | *',*,'*) ;;
 		*) continue ;;
 		esac
-		[ "$target" = "=" ] && target=$stock
+		# "=" is the stock column; "= && ..." adds a stderr check to it
+		case $target in
+		=) target=$stock ;;
+		'= &&'*) target="$stock ${target#=}" ;;
+		esac
 		want=$target
 		[ "$EXPECT" = stock ] && want=$stock
 		opt=${args%% *}
@@ -312,7 +324,7 @@ run_cases() {
 			continue
 			;;
 		esac
-		if [ ! -f "$HERE/tracefs/$readme/README" ]; then
+		if [ "$readme" != none ] && [ ! -f "$HERE/tracefs/$readme/README" ]; then
 			not_ok "$desc"
 			diag "cases.txt:$lineno: no README variant tracefs/$readme"
 		elif [ ! -f "$HERE/fixtures/$fx.c" ] && [ ! -f "$HERE/fixtures/$fx.S" ]; then
@@ -408,6 +420,8 @@ for readme in "$HERE"/tracefs/*/README; do
 	mkdir -p "$ENVDIR/tracefs/$variant"
 	cp "$readme" "$ENVDIR/tracefs/$variant/README"
 done
+# "none": a tracefs without README, as a user or a container sees it
+mkdir -p "$ENVDIR/tracefs/none"
 chmod -R a-w "$ENVDIR/tracefs" "$ENVDIR/debugfs"
 
 pids=

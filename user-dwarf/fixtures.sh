@@ -20,6 +20,7 @@ HERE=$TOP/user-dwarf
 OUT=$BUILD/user-dwarf
 PLUGIN=$BUILD/kernel-$ARCH-gcc/scripts/gcc-plugins/user_dwarf_plugin.so
 STOCK_PERF=$BUILD/perf-base/perf
+mkdir -p "$OUT"
 
 bail() {
 	printf 'Bail out! %s\n' "$*"
