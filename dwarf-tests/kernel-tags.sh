@@ -100,10 +100,22 @@ fi
 # prints (the bug) and what the patched perf must print, and how many lines
 # of its stderr must match a pattern:
 #   id | spec | stock stdout (ERE, or "error") | patched stdout (ERE) | stderr ERE | count
+# The GCC kernel (make kernel-gcc) has cases of its own, "gcc:" ids.
 STOCK_PERF=${STOCK_PERF:-$top/build/perf-base/perf}
+GCC_KOBJ=${GCC_KOBJ:-$KOBJ-gcc}
 while IFS='|' read -r id spec stock want errpat count; do
 	case $id in '' | '#'*) continue ;; esac
-	"$PERF" probe -k "$KOBJ/vmlinux" -D "$spec" >/tmp/kernel-tags.$$ 2>/tmp/kernel-tags-err.$$
+	vmlinux=$KOBJ/vmlinux
+	case $id in
+	gcc:*)
+		vmlinux=$GCC_KOBJ/vmlinux
+		if [ ! -f "$vmlinux" ]; then
+			ok "$id # SKIP no GCC kernel at $GCC_KOBJ (make kernel-gcc)"
+			continue
+		fi
+		;;
+	esac
+	"$PERF" probe -k "$vmlinux" -D "$spec" >/tmp/kernel-tags.$$ 2>/tmp/kernel-tags-err.$$
 	rc=$?
 	n=$(grep -Ec -- "$errpat" /tmp/kernel-tags-err.$$)
 	if [ "$rc" -eq 0 ] && grep -Eq -- "$want" /tmp/kernel-tags.$$ && [ "$n" -eq "$count" ]; then
@@ -117,7 +129,7 @@ while IFS='|' read -r id spec stock want errpat count; do
 		ok "$id: stock perf # SKIP no stock perf at $STOCK_PERF"
 		continue
 	fi
-	"$STOCK_PERF" probe -k "$KOBJ/vmlinux" -D "$spec" >/tmp/kernel-tags.$$ 2>&1
+	"$STOCK_PERF" probe -k "$vmlinux" -D "$spec" >/tmp/kernel-tags.$$ 2>&1
 	rc=$?
 	if { [ "$stock" = error ] && [ "$rc" -ne 0 ]; } ||
 		{ [ "$stock" != error ] && [ "$rc" -eq 0 ] && grep -Eq -- "$stock" /tmp/kernel-tags.$$; }; then
@@ -138,6 +150,9 @@ stack_value_bp|sched_copy_attr attr->sched_policy|sched_policy=\+4\(-96\(%bp\)\)
 bitfield|perf_copy_attr uattr->disabled|error|disabled=\+u40\(%di\):b1@0/8|[Ww]arning|0
 # ustring of a char array in a kernel struct
 ustring_array|do_filp_open pathname->iname:ustring|iname=\+32\(%si\):ustring|iname=\+32\(%si\):ustring|array in kernel memory|1
+# GCC: a __user pointer that is another register plus an offset (inlined
+# put_timespec64(&uit->it_value) in put_itimerspec64())
+gcc:stack_value_user|put_timespec64 uts->tv_nsec@user|tv_nsec=\+u8\(\+16\(%bp\)\)|put_itimerspec64\+[0-9]+ tv_nsec=\+u24\(%bp\):s64|[Ww]arning|0
 EOF_CASES
 rm -f /tmp/kernel-tags.$$ /tmp/kernel-tags-err.$$
 finish
