@@ -3,7 +3,7 @@
 # Host test: every patch in kernel/series and tools-perf-patches/series
 # carries a Signed-off-by and is 'checkpatch.pl --strict' clean.
 #
-# One exception: perf's DWARF code uses the types of elfutils (Dwarf_Die,
+# One exception: perf's DWARF code uses the types of elfutils (Dwarf, Elf, Dwarf_Die,
 # Dwarf_Attribute, ...), which are CamelCase and cannot be renamed; a
 # "CHECK: Avoid CamelCase" about one of those is not a finding.  Any other
 # message, CamelCase included, fails the patch.
@@ -26,7 +26,7 @@ set -u
 . "$(dirname -- "$0")/lib.sh"
 cp=$TREE/scripts/checkpatch.pl
 [ -f "$cp" ] || { echo "not ok - checkpatch: no tree at $TREE (make tree)"; exit 1; }
-lib_types='(Dwarf|Dwfl|GElf|Elf)_[A-Za-z0-9_]+'
+lib_types='(Dwarf|Dwfl|GElf|Elf)(_[A-Za-z0-9_]+)?'
 # checkpatch runs scripts/spdxcheck.py, which needs Debian's python3-ply
 # and python3-git, not whatever python3 comes first in PATH.
 PATH=/usr/bin:$PATH
