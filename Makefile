@@ -40,16 +40,20 @@ demo: begin-demo kernel perf
 	@sh qemu-image/run.sh demo >build/demo.tap
 
 GCC_SUITES := gcc-codegen gcc-clang gcc-notags gcc-dwarf gcc-stock
+# The proof suite runs on every architecture whose descriptor
+# (qemu-image/arch/ARCH.conf) lists it.
+PROOF_SUITES := $(patsubst qemu-image/arch/%.conf,proof-%,\
+	$(shell grep -l '^ARCH_SUITES=.*proof' qemu-image/arch/*.conf))
 
 check: begin-check kernel kernel-gcc perf
 	@sh scripts/check.sh lint patches series dwarf dwarf-stock kernel-dwarf \
-		$(GCC_SUITES) vm vm-gcc runner s390x
+		$(GCC_SUITES) vm vm-gcc runner $(PROOF_SUITES)
 
 check-host: tree perf
 	@sh scripts/check.sh lint patches series dwarf dwarf-stock
 
 check-vm: kernel kernel-gcc perf
-	@sh scripts/check.sh kernel-dwarf vm vm-gcc runner s390x
+	@sh scripts/check.sh kernel-dwarf vm vm-gcc runner $(PROOF_SUITES)
 
 check-gcc: tree perf
 	@sh scripts/check.sh $(GCC_SUITES)

@@ -18,7 +18,6 @@ vmlinux=$KOBJ/vmlinux
 command -v valgrind >/dev/null || die "valgrind not found: run 'make deps'"
 
 # perf from the unpatched tree
-base_out=$BUILD/perf-base
 sh "$TOP/scripts/perf-base.sh" >&2
 
 # A tracing README that says "user access supported", so that both perfs
@@ -46,7 +45,7 @@ count() { # perf args...
 		{ tail -n 20 "$fake/vg.err" >&2; die "$p probe failed under callgrind"; }
 	sed -n 's/^summary: //p' "$fake/cg.out"
 }
-stock=$(count "$base_out/perf" "$@")
+stock=$(count "$STOCK_PERF" "$@")
 cp "$fake/defs" "$fake/defs.stock"
 patched=$(count "$PERF" "$@")
 printf 'machine: %s, %s CPUs; %s probes; vmlinux %s\n' "$(uname -m)" "$(ncpus)" "$n" "$vmlinux"

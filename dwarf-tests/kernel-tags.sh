@@ -8,11 +8,11 @@
 # Checked with llvm-dwarfdump on fs/open.o and on vmlinux, and with
 # perf probe -D on vmlinux.  TAP; ends with "N passed, N failed".
 #
-#   KOBJ=build/kernel-x86_64 PERF=build/perf/perf dwarf-tests/kernel-tags.sh
+#   dwarf-tests/kernel-tags.sh     the kernel and perf of scripts/lib.sh:
+#                                  ARCH, KGEN, KCC select them
 set -u
-top=$(cd "$(dirname -- "$0")/.." && pwd)
-KOBJ=${KOBJ:-$top/build/kernel-${ARCH:-x86_64}}
-PERF=${PERF:-$top/build/perf/perf}
+. "$(dirname -- "$0")/../scripts/lib.sh"
+top=$TOP
 DWARFDUMP=${DWARFDUMP:-llvm-dwarfdump-16}
 pass=0
 fail=0
@@ -80,7 +80,7 @@ else
 fi
 
 # 5. perf reads them from this vmlinux: -V shows __user, -D reads user memory.
-export TRACEFS_PATH="$top/dwarf-tests/tracefs/v6.1" DEBUGFS_PATH=/nonexistent PERF_CONFIG=/dev/null
+export TRACEFS_PATH="$top/${TRACEFS_README%/README}" DEBUGFS_PATH=/nonexistent PERF_CONFIG=/dev/null
 if "$PERF" probe -k "$KOBJ/vmlinux" -V do_sys_openat2 >/tmp/kernel-tags.$$ 2>&1 &&
 	grep -Eq 'char __user ?\*[[:space:]]*filename' /tmp/kernel-tags.$$; then
 	ok "perf probe -V do_sys_openat2 shows 'char __user*' filename"

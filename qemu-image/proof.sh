@@ -5,7 +5,9 @@
 # one, on a kernel whose address spaces overlap (s390x), where a wrong
 # choice reads the wrong memory instead of being retried.
 #
-#   proof.sh             ARCH=s390x by default
+#   ARCH=s390x proof.sh     any architecture whose descriptor
+#                           (qemu-image/arch/ARCH.conf) has "proof" in
+#                           ARCH_SUITES
 #
 # On the host, for every probe of proof/cases.txt, the patched perf and
 # the stock perf make kprobe definitions offline (perf probe -k vmlinux
@@ -14,32 +16,38 @@
 # trace on its console; back on the host, each event's recorded values
 # are compared with the workload's.
 #
-# Environment: ARCH (s390x), PERF_BASE (stock perf, default
+# Environment: ARCH, PERF_BASE (stock perf, default $STOCK_PERF,
 # build/perf-base/perf), PROOF_TIMEOUT (seconds for the guest, 300),
 # PROOF_APPEND (more kernel parameters, e.g. loglevel=7 to debug).
 # Output: TAP on stdout, progress on stderr.  Exit status 0 only if every
 # test passed.  A guest that hangs or dies fails with its console's tail.
 set -eu
 here=$(CDPATH='' cd -- "$(dirname -- "$0")" && pwd)
-ARCH=${ARCH:-s390x}
 # shellcheck source=../scripts/lib.sh
 . "$here/../scripts/lib.sh"
 
-conf=$here/arch/$ARCH.conf
-[ -f "$conf" ] || die "no QEMU settings for ARCH=$ARCH ($conf)"
-INIT_CFLAGS='' INIT_LD='' OVERLAPPING_ADDRESS_SPACES=''
-# shellcheck source=arch/s390x.conf
-. "$conf"
-{ [ -n "$INIT_CFLAGS" ] && [ -n "$INIT_LD" ] && [ -n "$OVERLAPPING_ADDRESS_SPACES" ]; } ||
-	die "$conf lacks INIT_CFLAGS, INIT_LD or OVERLAPPING_ADDRESS_SPACES: no proof suite for $ARCH"
+# What this architecture must provide, named when it is missing.
+if ! arch_has proof; then
+	with=
+	for a in $(list_descriptors "$ARCH_DIR"); do
+		(load_arch "$a" && arch_has proof) && with="$with $a"
+	done
+	die "ARCH=$ARCH has no proof suite (ARCH_SUITES=\"$ARCH_SUITES\" in ${ARCH_CONF#"$TOP"/}); architectures with one:${with:- none}"
+fi
+need_vars "$ARCH_CONF" INIT_CFLAGS INIT_LD INIT_MACRO
+grep -q "^#if.* defined($INIT_MACRO)" "$here/proof/syscall.h" ||
+	die "ARCH=$ARCH: qemu-image/proof/syscall.h has no system call entry for $INIT_MACRO (INIT_MACRO in ${ARCH_CONF#"$TOP"/}): add sys_call5() and _start for it"
+missing=$(arch_missing_tools proof)
+[ -z "$missing" ] ||
+	die "ARCH=$ARCH: missing host tools (command:package): $missing- run 'make deps' (KTOOLS, QEMU_PKG, INIT_LD in ${ARCH_CONF#"$TOP"/})"
 
-perf_base=${PERF_BASE:-$BUILD/perf-base/perf}
+perf_base=${PERF_BASE:-$STOCK_PERF}
 timeout=${PROOF_TIMEOUT:-300}
-for t in "$QEMU" clang-16 "$INIT_LD" cpio timeout; do
+for t in "$KCC_CLANG" cpio timeout; do
 	command -v "$t" >/dev/null || die "$t not found: run 'make deps'"
 done
 { [ -e "$KOBJ/kernel-image" ] && [ -f "$KOBJ/vmlinux" ]; } ||
-	die "no kernel in $KOBJ: run 'ARCH=$ARCH sh scripts/kernel.sh'"
+	die "no kernel in $KOBJ: run 'make kernel ARCH=$ARCH'"
 [ -x "$PERF" ] || die "no patched perf at $PERF: run 'make perf'"
 [ -x "$perf_base" ] || die "no stock perf at $perf_base: run 'sh scripts/perf-base.sh'"
 
@@ -62,7 +70,7 @@ if [ ! -f "$KOBJ/usr/include/asm/unistd.h" ]; then
 		{ tail -n 20 "$out/headers.log" >&2; die "make headers failed"; }
 fi
 # shellcheck disable=SC2086 # INIT_CFLAGS is a list of options
-clang-16 $INIT_CFLAGS -O2 -Wall -Wextra -Werror -ffreestanding \
+"$KCC_CLANG" $INIT_CFLAGS -O2 -Wall -Wextra -Werror -ffreestanding \
 	-fno-stack-protector -fno-pic -nostdinc -isystem "$KOBJ/usr/include" \
 	-c "$here/proof/init.c" -o "$out/init.o" ||
 	die "cannot compile $here/proof/init.c"
@@ -71,9 +79,9 @@ clang-16 $INIT_CFLAGS -O2 -Wall -Wextra -Werror -ffreestanding \
 
 # --- the probe definitions -----------------------------------------------
 # perf only ever runs with -D here, against a tracefs that is nothing but
-# the README of a 6.1 kernel (the guest's), so that neither the answer nor
-# anything else depends on the host's kernel.
-cp "$TOP/dwarf-tests/tracefs/v6.1/README" "$out/env/tracefs/README"
+# the README of the guest's kernel generation (TRACEFS_README), so that
+# neither the answer nor anything else depends on the host's kernel.
+cp "$TOP/$TRACEFS_README" "$out/env/tracefs/README"
 chmod -R a-w "$out/env/tracefs" "$out/env/debugfs"
 
 # define PERF SPEC [MODULE.ko]: the kprobe_events line(s) PERF makes for SPEC
@@ -186,7 +194,7 @@ info QEMU "$ARCH proof suite, timeout ${timeout}s (console: ${console#"$TOP"/})"
 t0=$(date +%s)
 rc=0
 # shellcheck disable=SC2046,SC2086 # the settings are word lists
-timeout -k 10 "$timeout" "$QEMU" $QEMU_MACHINE -nodefaults -display none \
+timeout -k 10 "$timeout" "$QEMU" $QEMU_MACHINE -accel tcg -nodefaults -display none \
 	-no-reboot $(printf '%s\n' "$QEMU_SERIAL" | sed "s|@CONSOLE_LOG@|$console|g") \
 	-kernel "$KOBJ/kernel-image" -initrd "$out/initramfs.cpio" \
 	-append "$cmdline" </dev/null >"$out/qemu.log" 2>&1 || rc=$?

@@ -12,11 +12,9 @@ here=$(CDPATH='' cd -- "$(dirname -- "$0")" && pwd)
 # shellcheck source=../scripts/lib.sh
 . "$here/../scripts/lib.sh"
 
-case $ARCH in
-x86_64) debarch=amd64 ;;
-s390x) debarch=s390x ;;
-*) die "unsupported ARCH=$ARCH" ;;
-esac
+debarch=$DEB_ARCH
+[ -n "$debarch" ] ||
+	die "ARCH=$ARCH has no Debian root file system (DEB_ARCH is empty in ${ARCH_CONF#"$TOP"/})"
 suite=bookworm
 
 # The mirror apt already uses (deb822 sources or classic sources.list).

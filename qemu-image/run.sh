@@ -5,7 +5,8 @@
 #
 #   run.sh [check|demo]
 #
-# Environment: ARCH (x86_64), KCC (clang; gcc boots the GCC kernel), TESTS
+# Environment: ARCH (qemu-image/arch/default), KCC (clang; gcc boots the
+# GCC kernel), TESTS
 # (comma-separated tests/*.sh names), VM_TIMEOUT (seconds, default 900).
 #
 # The guest prints TAP on its results channel and leaves QEMU through the
@@ -25,13 +26,10 @@ check | demo) ;;
 hang | panic) ;; # a misbehaving guest, for selftest.sh
 *) die "usage: run.sh [check|demo]" ;;
 esac
-conf=$here/arch/$ARCH.conf
-[ -f "$conf" ] || die "no QEMU settings for ARCH=$ARCH ($conf)"
-# shellcheck source=arch/x86_64.conf
-. "$conf"
-[ -n "${QEMU_DISKS:-}" ] ||
-	die "$conf has no VM-suite settings: ARCH=$ARCH runs qemu-image/proof.sh"
-command -v "$QEMU" >/dev/null || die "$QEMU not found: run 'make deps'"
+arch_has vm ||
+	die "ARCH=$ARCH has no VM suite (ARCH_SUITES=\"$ARCH_SUITES\" in ${ARCH_CONF#"$TOP"/})"
+need_vars "$ARCH_CONF" DEB_ARCH RESULTS QEMU_DISKS
+command -v "$QEMU" >/dev/null || die "$QEMU not found: apt-get install $QEMU_PKG, or run 'make deps'"
 [ -e "$KOBJ/kernel-image" ] || die "no kernel image in $KOBJ: run 'make kernel'"
 
 rootfs=$(timed rootfs sh "$here/rootfs.sh")
@@ -51,7 +49,7 @@ cmdline="console=$CONSOLE root=/dev/vda rw init=/sbin/uaccess-probe-init panic=-
 # Strict user-memory mode (kernel/ patch 2): a probe that reads user memory
 # as kernel memory records a fault instead of being rescued, as on s390.
 cmdline="$cmdline trace_probe_strict_uaccess"
-cmdline="$cmdline uaccess.mode=$mode uaccess.results=$RESULTS uaccess.exitport=${EXIT_PORT:-none}"
+cmdline="$cmdline uaccess.mode=$mode uaccess.results=$RESULTS uaccess.exit=$GUEST_EXIT"
 [ -n "${TESTS:-}" ] && cmdline="$cmdline uaccess.tests=$TESTS"
 timeout=${VM_TIMEOUT:-900}
 
@@ -94,7 +92,8 @@ boot() { # accelerator; sets rc and elapsed
 # forces TCG).  A nested KVM can exist and still fail at the first vCPU
 # setup: a KVM boot that dies before the guest printed anything is
 # retried under TCG.
-if [ "${UACCESS_ACCEL:-auto}" != tcg ] && [ -r /dev/kvm ] && [ -w /dev/kvm ]; then
+if [ "${UACCESS_ACCEL:-auto}" != tcg ] && [ "$QEMU_KVM" = yes ] &&
+	[ -r /dev/kvm ] && [ -w /dev/kvm ]; then
 	boot kvm
 	if [ "$rc" -ne 33 ] && [ "$rc" -ne 35 ] && [ ! -s "$results" ] && [ ! -s "$console" ]; then
 		info QEMU "KVM did not start the guest ($(tail -n 1 "$out/qemu.log")); using TCG" >&2

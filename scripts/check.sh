@@ -9,7 +9,8 @@
 #                          (user-dwarf/): gcc-codegen, gcc-clang,
 #                          gcc-notags, gcc-dwarf, gcc-stock;
 #                          VM: vm, vm-gcc (the GCC kernel), runner,
-#                          s390x
+#                          proof-ARCH (the proof suite on ARCH, e.g.
+#                          proof-s390x)
 # Exit status: 0 only if no test failed and every suite ran to its end.
 set -u
 . "$(dirname -- "$0")/lib.sh"
@@ -26,13 +27,12 @@ suite_cmd() {
 	dwarf-stock)
 		# The stock column must be what unpatched perf really prints,
 		# or "=" in the target column would prove nothing.
-		stock_perf=$BUILD/perf-base/perf
 		stock_build=$BUILD/dwarf-tests-stock
 		sh "$TOP/scripts/perf-base.sh" >&2 &&
-			PERF=$stock_perf EXPECT=stock BUILD=$stock_build \
+			PERF=$STOCK_PERF EXPECT=stock BUILD=$stock_build \
 				sh "$TOP/dwarf-tests/run.sh"
 		;;
-	kernel-dwarf) KOBJ=$KOBJ PERF=$PERF sh "$TOP/dwarf-tests/kernel-tags.sh" ;;
+	kernel-dwarf) sh "$TOP/dwarf-tests/kernel-tags.sh" ;;
 	gcc-codegen) sh "$TOP/user-dwarf/compare.sh" codegen ;;
 	gcc-clang) sh "$TOP/user-dwarf/compare.sh" clang ;;
 	gcc-notags) sh "$TOP/user-dwarf/compare.sh" notags ;;
@@ -41,17 +41,18 @@ suite_cmd() {
 	vm) sh "$TOP/qemu-image/run.sh" check ;;
 	vm-gcc) KCC=gcc sh "$TOP/qemu-image/run.sh" check ;;
 	runner) sh "$TOP/qemu-image/selftest.sh" ;;
-	s390x)
-		# The proof suite on s390x: builds its own kernel, and the
-		# stock perf that dwarf-stock builds too.
-		if ! command -v qemu-system-s390x >/dev/null ||
-			! command -v s390x-linux-gnu-ld >/dev/null; then
-			echo "ok - s390x proof suite # SKIP qemu-system-s390x or s390x binutils not installed (make deps)"
+	proof-*)
+		# The proof suite on another architecture: builds its own
+		# kernel, and the stock perf that dwarf-stock builds too.
+		a=${1#proof-}
+		missing=$(load_arch "$a" && arch_missing_tools proof) || return 1
+		if [ -n "$missing" ]; then
+			echo "ok - $a proof suite # SKIP not installed (command:package): $missing(make deps)"
 			return 0
 		fi
-		timed kernel-s390x env ARCH=s390x sh "$TOP/scripts/kernel.sh" >&2 &&
+		timed "kernel-$a" env ARCH="$a" sh "$TOP/scripts/kernel.sh" >&2 &&
 			sh "$TOP/scripts/perf-base.sh" >&2 &&
-			ARCH=s390x sh "$TOP/qemu-image/proof.sh"
+			ARCH=$a sh "$TOP/qemu-image/proof.sh"
 		;;
 	*) echo "not ok - unknown test suite '$1'"; return 1 ;;
 	esac

@@ -26,8 +26,8 @@ set -u
 mode=${1:-}
 HERE=$TOP/user-dwarf
 OUT=$BUILD/user-dwarf
-GCC_KOBJ=$BUILD/kernel-$ARCH-gcc
-CLANG_KOBJ=$BUILD/kernel-$ARCH
+GCC_KOBJ=$(kobj gcc)
+CLANG_KOBJ=$(kobj clang)
 PLUGIN_OPT=-fplugin=./scripts/gcc-plugins/user_dwarf_plugin.so
 
 n=0

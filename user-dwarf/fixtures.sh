@@ -18,8 +18,7 @@ set -u
 
 HERE=$TOP/user-dwarf
 OUT=$BUILD/user-dwarf
-PLUGIN=$BUILD/kernel-$ARCH-gcc/scripts/gcc-plugins/user_dwarf_plugin.so
-STOCK_PERF=$BUILD/perf-base/perf
+PLUGIN=$(kobj gcc)/scripts/gcc-plugins/user_dwarf_plugin.so
 
 bail() {
 	printf 'Bail out! %s\n' "$*"
