@@ -7,6 +7,7 @@
 # tree (base), under callgrind, and prints both instruction counts and
 # the ratio.  Instruction counts do not depend on the machine's load.
 # Host-side and offline: -D only, README from a fixture (no tracefs).
+# Not a test suite: it prints figures, not TAP.
 set -eu
 here=$(CDPATH='' cd -- "$(dirname -- "$0")" && pwd)
 # shellcheck source=../scripts/lib.sh
@@ -20,13 +21,11 @@ command -v valgrind >/dev/null || die "valgrind not found: run 'make deps'"
 # perf from the unpatched tree
 sh "$TOP/scripts/perf-base.sh" >&2
 
-# A tracing README that says "user access supported", so that both perfs
-# take the same path whatever the host kernel is.
+# The guest kernel's tracing README (scripts/offline-perf.sh), so that
+# both perfs take the same path whatever the host kernel is.
 fake=$(mktemp -d)
-trap 'rm -rf "$fake"' EXIT
-printf '%s\n' '  +|-[u]<offset>(<fetcharg>), \imm-value, \"imm-string"' \
-	'  type: s8/16/32/64, u8/16/32/64, x8/16/32/64, string, symbol, ustring' >"$fake/README"
-mkdir -p "$fake/debugfs"
+trap 'chmod -R u+w "$fake"; rm -rf "$fake"' EXIT
+offline_perf_env "$fake/env" "$TOP/$TRACEFS_README"
 
 set --
 n=0
@@ -39,8 +38,7 @@ done <"$here/probes.txt"
 count() { # perf args...
 	p=$1
 	shift
-	TRACEFS_PATH=$fake DEBUGFS_PATH=$fake/debugfs PERF_CONFIG=/dev/null \
-		valgrind --tool=callgrind --callgrind-out-file="$fake/cg.out" \
+	offline_perf "$fake/env" valgrind --tool=callgrind --callgrind-out-file="$fake/cg.out" \
 		"$p" probe -q -k "$vmlinux" "$@" >"$fake/defs" 2>"$fake/vg.err" ||
 		{ tail -n 20 "$fake/vg.err" >&2; die "$p probe failed under callgrind"; }
 	sed -n 's/^summary: //p' "$fake/cg.out"

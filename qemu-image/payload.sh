@@ -7,7 +7,8 @@
 #   vmlinux             the kernel's DWARF, for perf probe
 #   modules/            modules_install of the kernel
 #   ftrace/             the tree's tools/testing/selftests/ftrace
-#   guest/, tests/      stage 2, the demo and the tests
+#   guest/, tests/      stage 2, the demo and the tests; guest/tap.sh is
+#                       the test library, scripts/tap.sh
 #   known-failures.txt
 #
 #   payload.sh ROOTFS_DIR   print the image path
@@ -39,6 +40,7 @@ kmake -s INSTALL_MOD_PATH="$dir/modules" modules_install \
 	die "modules_install failed (log: $LOGS/modules_install-$ARCH.log)"
 cp -R "$TREE/tools/testing/selftests/ftrace" "$dir/ftrace"
 cp -R "$here/guest" "$here/tests" "$here/known-failures.txt" "$dir/"
+cp "$TOP/scripts/tap.sh" "$dir/guest/tap.sh"
 
 size=$(( $(du -sm "$dir" | cut -f1) * 5 / 4 + 32 ))
 rm -f "$img"

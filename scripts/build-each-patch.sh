@@ -18,7 +18,8 @@
 # Compiler and objtool warnings about the files a patch touches fail it.
 set -u
 . "$(dirname -- "$0")/lib.sh"
-[ -d "$TREE/.git" ] || { echo "not ok - build-each-patch: no tree (make tree)"; exit 1; }
+tap_begin
+[ -d "$TREE/.git" ] || tap_bail "build-each-patch: no tree (make tree)"
 wt=$TREE-each
 out=$PERF_OUT-each
 mkdir -p "$out"
@@ -26,7 +27,7 @@ mkdir -p "$out"
 # and a series that already passed as it is now is not built again.
 head="$(git -C "$TREE" rev-parse HEAD) $(cat "$0" "$KOBJ/.config" 2>/dev/null | sha256sum | cut -d' ' -f1)"
 if [ -f "$out/passed" ] && [ "$(cat "$out/passed")" = "$head" ] && [ -f "$out/run.tap" ]; then
-	sed 's/$/ (unchanged since it passed)/' "$out/run.tap"
+	sed '/^ok /s/$/ (unchanged since it passed)/' "$out/run.tap"
 	exit 0
 fi
 rm -f "$out/passed"
@@ -84,16 +85,16 @@ kbuild() {
 			grep -E "(^|/)${o%.o}\.(c|h|o)(:[0-9]+:[0-9]+)?: warning" "$log" && warn=1
 		done >"$out/warnings"
 		if [ -n "$warn" ]; then
-			echo "not ok - $name: no new warning in ${objs% } after: $subj"
+			tap_not_ok "$name: no new warning in ${objs% } after: $subj"
 			failed=1
-			sed 's/^/#   /' "$out/warnings"
+			tap_diag <"$out/warnings"
 		else
-			echo "ok - $name builds ${objs% } after: $subj"
+			tap_ok "$name builds ${objs% } after: $subj"
 		fi
 	else
-		echo "not ok - $name builds ${objs% } after: $subj"
+		tap_not_ok "$name builds ${objs% } after: $subj"
 		failed=1
-		grep -E 'error|Error' "$log" | head -n 20 | sed 's/^/#   /'
+		grep -E 'error|Error' "$log" | head -n 20 | tap_diag
 	fi
 }
 
@@ -117,25 +118,25 @@ for c in $(git -C "$TREE" rev-list --reverse base..HEAD); do
 				grep -n "$b:[0-9]*:[0-9]*: warning" "$out/build.log" && warn=1
 			done >"$out/warnings"
 			if [ -n "$warn" ]; then
-				echo "not ok - perf builds with no new warning after: $subj"
+				tap_not_ok "perf builds with no new warning after: $subj"
 				failed=1
-				sed 's/^/#   /' "$out/warnings"
+				tap_diag <"$out/warnings"
 			else
-				echo "ok - perf builds after: $subj"
+				tap_ok "perf builds after: $subj"
 			fi
 		else
-			echo "not ok - perf builds after: $subj"
+			tap_not_ok "perf builds after: $subj"
 			failed=1
-			tail -n 20 "$out/build.log" | sed 's/^/#   /'
+			tail -n 20 "$out/build.log" | tap_diag
 		fi
 		;;
 	*)
 		objs=$(objects "$c" | tr '\n' ' ')
 		if [ ! -f "$KOBJ/.config" ]; then
-			echo "ok - $subj # SKIP no kernel configuration yet ('make kernel')"
+			tap_skip "$subj" "no kernel configuration yet ('make kernel')"
 			failed=1 # not a pass: do not remember this head as passed
 		elif [ -z "$objs" ]; then
-			echo "ok - $subj # SKIP no object of the guest kernel changes (selftests, documentation; GCC plugins are built by make kernel-gcc)"
+			tap_skip "$subj" "no object of the guest kernel changes (selftests, documentation; GCC plugins are built by make kernel-gcc)"
 		else
 			kbuild clang
 			[ -z "$KCC_GCC" ] || kbuild gcc
@@ -143,5 +144,6 @@ for c in $(git -C "$TREE" rev-list --reverse base..HEAD); do
 		;;
 	esac
 done >"$out/run.tap"
+tap_done >>"$out/run.tap"
 cat "$out/run.tap"
 [ -n "$failed" ] || echo "$head" >"$out/passed"

@@ -1,8 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# Run test suites, keep each one's TAP in $BUILD/check/SUITE.tap, and end
-# with the line "N passed, N failed, N skipped" over all of them.
+# Run test suites, keep each one's TAP in $BUILD/check/SUITE.tap, check
+# that it is complete (its plan), and end with the line "N passed,
+# N failed, N skipped" over all of them (scripts/tap.sh counts).
 #
 #   check.sh SUITE...      host suites: lint, patches, series, dwarf,
 #                          dwarf-stock, kernel-dwarf; GCC user_dwarf plugin
@@ -47,17 +48,21 @@ suite_cmd() {
 		a=${1#proof-}
 		missing=$(load_arch "$a" && arch_missing_tools proof) || return 1
 		if [ -n "$missing" ]; then
-			echo "ok - $a proof suite # SKIP not installed (command:package): $missing(make deps)"
+			(TAP_STATE='' && tap_skip "$a proof suite" \
+				"not installed (command:package): $missing(make deps)" && tap_done)
 			return 0
 		fi
 		timed "kernel-$a" env ARCH="$a" sh "$TOP/scripts/kernel.sh" >&2 &&
 			sh "$TOP/scripts/perf-base.sh" >&2 &&
 			ARCH=$a sh "$TOP/qemu-image/proof.sh"
 		;;
-	*) echo "not ok - unknown test suite '$1'"; return 1 ;;
+	*) (TAP_STATE='' && tap_not_ok "unknown test suite '$1'" && tap_done) ;;
 	esac
 }
 
+# Every suite must end with its plan: a suite that stopped early, bailed
+# out or miscounted fails here, as does one that exited non-zero without
+# saying which test failed.  These verdicts go to SUITE.check.
 for s in "$@"; do
 	msg "# === suite $s"
 	rc=0
@@ -69,23 +74,24 @@ for s in "$@"; do
 		timed "check-$s" suite_cmd "$s" >"$out/$s.tap" 2>"$out/$s.err" || rc=$?
 		cat "$out/$s.tap"
 	fi
-	if [ "$rc" -ne 0 ] && ! grep -q '^not ok' "$out/$s.tap"; then
-		# A suite that failed without saying which test: count it.
-		echo "not ok - suite $s exited with status $rc" >>"$out/$s.tap"
-		tail -n 20 "$out/$s.err" >&2
-	elif [ -s "$out/$s.err" ]; then
+	why=$(tap_plan_error "$out/$s.tap")
+	{
+		[ -z "$why" ] || tap_not_ok "suite $s: $why"
+		if [ "$rc" -ne 0 ] && ! grep -q '^not ok' "$out/$s.tap"; then
+			tap_not_ok "suite $s exited with status $rc"
+		fi
+	} >"$out/$s.check"
+	cat "$out/$s.check"
+	if [ -s "$out/$s.check" ] || [ -s "$out/$s.err" ]; then
 		tail -n 20 "$out/$s.err" >&2
 	fi
 done
 
-# Only the lines of a TAP stream that are results count; suite summaries
-# ("N passed, ...") that the suites print themselves are not results.
+# Only result lines count: plans, diagnostics and the "N passed, ..."
+# lines that some suites print for their own runs are not results.
 files=
-for s in "$@"; do files="$files $out/$s.tap"; done
+for s in "$@"; do files="$files $out/$s.tap $out/$s.check"; done
 # shellcheck disable=SC2046,SC2086 # three numbers; paths without blanks
-set -- $(awk '
-	/^not ok( |$)/ { f++; next }
-	/^ok( |$)/ { if ($0 ~ /# [Ss][Kk][Ii][Pp]/) s++; else p++ }
-	END { print p + 0, f + 0, s + 0 }' $files)
-printf '%s passed, %s failed, %s skipped\n' "$1" "$2" "$3"
+set -- $(tap_count $files)
+tap_summary "$1" "$2" "$3"
 [ "$2" -eq 0 ] && [ "$1" -gt 0 ]

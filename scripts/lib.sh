@@ -224,3 +224,8 @@ wanted_stamp() {
 		done
 	} | sha256sum | cut -d' ' -f1
 }
+
+# shellcheck source=tap.sh
+. "$TOP/scripts/tap.sh"
+# shellcheck source=offline-perf.sh
+. "$TOP/scripts/offline-perf.sh"

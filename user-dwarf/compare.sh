@@ -30,12 +30,11 @@ GCC_KOBJ=$(kobj gcc)
 CLANG_KOBJ=$(kobj clang)
 PLUGIN_OPT=-fplugin=./scripts/gcc-plugins/user_dwarf_plugin.so
 
-n=0
-failed=0
-ok() { n=$((n + 1)); printf 'ok %d - %s\n' "$n" "$*"; }
-not_ok() { n=$((n + 1)); failed=$((failed + 1)); printf 'not ok %d - %s\n' "$n" "$*"; }
-diag() { sed 's/^/# /'; }
-bail() { printf 'Bail out! %s\n' "$*"; exit 1; }
+[ "$mode" = cost ] || tap_begin
+bail() {
+	[ "$mode" = cost ] && die "$*"
+	tap_bail "$@"
+}
 
 case $mode in
 codegen | clang | notags | cost) ;;
@@ -47,7 +46,6 @@ objs=$(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$HERE/objects.txt")
 set -- $objs
 [ $# -gt 0 ] || bail "no objects in objects.txt"
 
-[ "$mode" = cost ] || printf 'TAP version 13\n'
 mkdir -p "$OUT/on" "$OUT/off" "$LOGS"
 
 # Both kernels' objects, and the plugin, as Kbuild builds them; with
@@ -147,8 +145,8 @@ for o in "$@"; do
 	case $mode in
 	codegen)
 		if ! compile "$o" on || ! compile "$o" off; then
-			not_ok "codegen $o: compiling failed"
-			cat "$OUT/on/$o.log" "$OUT/off/$o.log" 2>/dev/null | tail -n 5 | diag
+			tap_not_ok "codegen $o: compiling failed"
+			cat "$OUT/on/$o.log" "$OUT/off/$o.log" 2>/dev/null | tail -n 5 | tap_diag
 			continue
 		fi
 		for v in on off; do
@@ -157,31 +155,31 @@ for o in "$@"; do
 			objdump -dr "$OUT/$v/$o" | sed 1,3d >"$OUT/$v/$o.dis"
 		done
 		if [ "$(annotations "$OUT/on/$o")" -eq 0 ]; then
-			not_ok "codegen $o: the plugin added no annotation, nothing was tested"
+			tap_not_ok "codegen $o: the plugin added no annotation, nothing was tested"
 		elif cmp -s "$OUT/on/$o.nodebug" "$OUT/off/$o.nodebug"; then
-			ok "codegen $o: identical without .debug_* ($(wc -l <"$OUT/on/$o.dis") lines of objdump -dr)"
+			tap_ok "codegen $o: identical without .debug_* ($(wc -l <"$OUT/on/$o.dis") lines of objdump -dr)"
 		else
-			not_ok "codegen $o: the objects differ outside .debug_*"
-			diff "$OUT/off/$o.dis" "$OUT/on/$o.dis" | head -n 20 | diag
+			tap_not_ok "codegen $o: the objects differ outside .debug_*"
+			diff "$OUT/off/$o.dis" "$OUT/on/$o.dis" | head -n 20 | tap_diag
 		fi
 		;;
 	notags)
 		if ! compile "$o" off; then
-			not_ok "notags $o: compiling failed"
-			tail -n 5 "$OUT/off/$o.log" | diag
+			tap_not_ok "notags $o: compiling failed"
+			tail -n 5 "$OUT/off/$o.log" | tap_diag
 			continue
 		fi
 		a=$(annotations "$OUT/off/$o")
 		if [ "$a" -eq 0 ] && ! grep -q btf_type_tag "$OUT/off/$o"; then
-			ok "notags $o: GCC without the plugin: no annotation"
+			tap_ok "notags $o: GCC without the plugin: no annotation"
 		else
-			not_ok "notags $o: GCC without the plugin: $a annotations"
+			tap_not_ok "notags $o: GCC without the plugin: $a annotations"
 		fi
 		;;
 	clang)
 		if ! compile "$o" on; then
-			not_ok "clang $o: compiling failed"
-			tail -n 5 "$OUT/on/$o.log" | diag
+			tap_not_ok "clang $o: compiling failed"
+			tail -n 5 "$OUT/on/$o.log" | tap_diag
 			continue
 		fi
 		marks "$OUT/on/$o" >"$OUT/on/$o.marks"
@@ -217,7 +215,7 @@ for o in "$@"; do
 						known_n++
 						continue
 					}
-					print "# differs: " p[2] ": gcc" m[1, p[2]] ", clang" m[2, p[2]]
+					print "differs: " p[2] ": gcc" m[1, p[2]] ", clang" m[2, p[2]]
 					bad++
 				}
 				printf "%d %d %d\n", common + 0, bad + 0, known_n + 0
@@ -226,16 +224,15 @@ for o in "$@"; do
 		set -- $(tail -n 1 "$OUT/on/$o.cmp")
 		total=$((total + $1))
 		if [ "$1" -eq 0 ]; then
-			not_ok "clang $o: no entry in common"
+			tap_not_ok "clang $o: no entry in common"
 		elif [ "$2" -eq 0 ]; then
-			ok "clang $o: $1 entries in both, the same marks but $3 known differences"
+			tap_ok "clang $o: $1 entries in both, the same marks but $3 known differences"
 		else
-			not_ok "clang $o: $2 of $1 entries differ"
-			sed '$d' "$OUT/on/$o.cmp" | head -n 20
+			tap_not_ok "clang $o: $2 of $1 entries differ"
+			sed '$d' "$OUT/on/$o.cmp" | head -n 20 | tap_diag
 		fi
 		;;
 	esac
 done
-[ "$mode" = clang ] && printf '# %d entries compared in all\n' "$total"
-printf '1..%d\n' "$n"
-[ "$failed" -eq 0 ]
+[ "$mode" = clang ] && echo "$total entries compared in all" | tap_diag
+tap_done

@@ -12,7 +12,7 @@
 #                        unpatched perf prints, for every case, but for
 #                        the ones in stock-differences.txt
 #
-# Output is TAP.
+# Output is TAP (scripts/tap.sh).
 set -u
 . "$(dirname -- "$0")/../scripts/lib.sh"
 
@@ -21,8 +21,7 @@ OUT=$BUILD/user-dwarf
 PLUGIN=$(kobj gcc)/scripts/gcc-plugins/user_dwarf_plugin.so
 
 bail() {
-	printf 'Bail out! %s\n' "$*"
-	exit 1
+	tap_bail "$@"
 }
 
 case ${1:-} in
@@ -44,31 +43,22 @@ plugin)
 	;;
 stock)
 	sh "$TOP/scripts/perf-base.sh" >&2 || bail "building unpatched perf failed"
+	mkdir -p "$OUT"
 	for p in patched stock; do
 		perf=$PERF
 		[ $p = stock ] && perf=$STOCK_PERF
-		# The expectations do not matter here, only what perf prints.
-		NO_TAGS=1 VERBOSE=1 COMPILERS=gcc PERF=$perf \
+		# The expectations do not matter here, only what perf prints:
+		# run.sh's "G" records, "DESC<TAB>OUTPUT<TAB>EXIT" per case.
+		NO_TAGS=1 COMPILERS=gcc PERF=$perf \
 			BUILD=$BUILD/dwarf-tests-gcc-$p \
 			sh "$TOP/dwarf-tests/run.sh" >"$OUT/stock-$p.tap" 2>&1
+		sed -n 's/^G //p' "$BUILD/dwarf-tests-gcc-$p/results.gcc" |
+			sort >"$OUT/stock-$p.cases"
 	done
-	# "DESC<TAB>got<TAB>exit" for every case; "B<TAB>DESC" for builds
-	for p in patched stock; do
-		awk '
-			function flush() { if (d != "") print d "\t" got "\t" ex; d = "" }
-			/^(not )?ok [0-9]+ - / {
-				flush()
-				desc = $0
-				sub(/^(not )?ok [0-9]+ - /, "", desc)
-				if (desc ~ /^gcc: build /) { print "B\t" $1 " " desc; next }
-				if (desc ~ /# SKIP/) next
-				d = desc; got = ""; ex = ""
-				next
-			}
-			/^# got: *|^# got:  */ { g = $0; sub(/^# got: */, "", g); got = g; next }
-			/^# exit: */ { e = $0; sub(/^# exit: */, "", e); ex = e; next }
-			END { flush() }' "$OUT/stock-$p.tap" | sort >"$OUT/stock-$p.cases"
-	done
+	# The fixtures' builds, as the patched run recorded them.
+	sed -n 's/^R \(ok\|notok\) \(gcc: build .*\)/\1\t\2/p' \
+		"$BUILD/dwarf-tests-gcc-patched/results.gcc" >"$OUT/stock.verdicts"
+	# One verdict per case: "ok|notok<TAB>DESC[<TAB>DIAGNOSTIC]".
 	awk -F '\t' -v known="$HERE/stock-differences.txt" '
 		BEGIN {
 			while ((getline l < known) > 0) {
@@ -77,37 +67,34 @@ stock)
 				gsub(/^[ \t]+|[ \t]+$/, "", f[1])
 				kd[f[1]] = 1
 			}
-			print "TAP version 13"
 		}
 		FNR == 1 { file++ }
-		$1 == "B" {
-			if (file == 1) {
-				n++
-				if ($2 ~ /^ok /) printf "ok %d - %s\n", n, substr($2, 4)
-				else { printf "not ok %d - %s\n", n, substr($2, 8); bad++ }
-			}
-			next
-		}
 		file == 1 { got[$1] = $2; ex[$1] = $3; next }
 		{
 			id = $1
 			sub(/ .*/, "", id)
-			n++
-			if (!($1 in got)) {
-				printf "not ok %d - %s: no result with patched perf\n", n, $1
-				bad++
-			} else if (got[$1] == $2 && ex[$1] == $3) {
-				printf "ok %d - %s: as unpatched perf\n", n, $1
-			} else if (id in kd) {
-				printf "ok %d - %s: differs from unpatched perf, as documented\n", n, $1
-			} else {
-				printf "not ok %d - %s: differs from unpatched perf\n", n, $1
-				printf "# patched: %s (exit %s)\n# stock:   %s (exit %s)\n", got[$1], ex[$1], $2, $3
-				bad++
-			}
-		}
-		END { printf "1..%d\n", n; exit bad > 0 }' \
-		"$OUT/stock-patched.cases" "$OUT/stock-stock.cases"
+			if (!($1 in got))
+				printf "notok\t%s: no result with patched perf\n", $1
+			else if (got[$1] == $2 && ex[$1] == $3)
+				printf "ok\t%s: as unpatched perf\n", $1
+			else if (id in kd)
+				printf "ok\t%s: differs from unpatched perf, as documented\n", $1
+			else
+				printf "notok\t%s: differs from unpatched perf\tpatched: %s (exit %s); stock: %s (exit %s)\n",
+					$1, got[$1], ex[$1], $2, $3
+		}' "$OUT/stock-patched.cases" "$OUT/stock-stock.cases" >>"$OUT/stock.verdicts"
+	tap_header
+	tap_begin
+	[ -s "$OUT/stock-stock.cases" ] || tap_bail "no case ran with unpatched perf (see $OUT/stock-stock.tap)"
+	while IFS='	' read -r v desc why; do
+		if [ "$v" = ok ]; then
+			tap_ok "$desc"
+		else
+			tap_not_ok "$desc"
+			[ -z "$why" ] || printf '%s\n' "$why" | tap_diag
+		fi
+	done <"$OUT/stock.verdicts"
+	tap_done
 	;;
 *)
 	bail "usage: fixtures.sh plugin|stock"

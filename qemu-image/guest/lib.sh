@@ -1,12 +1,17 @@
 # SPDX-License-Identifier: GPL-2.0
 # Helpers for the guest tests (qemu-image/tests/*.sh).  Sourced.
-# Each test prints TAP lines without numbers; guest/run numbers them.
+# TAP comes from the project's one test library (scripts/tap.sh, copied
+# to the payload as guest/tap.sh): guest/run exports the stream's state,
+# so the numbering runs on across tests, and the test's name as the
+# prefix of every description.
 # shellcheck shell=sh
+# shellcheck source=../../scripts/tap.sh
+. /payload/guest/tap.sh
 
-pass() { echo "ok - $*"; }
-fail() { echo "not ok - $*"; }
-skip() { echo "ok - $1 # SKIP $2"; }
-diag() { sed 's/^/#   /'; }
+pass() { tap_ok "$@"; }
+fail() { tap_not_ok "$@"; }
+skip() { tap_skip "$1" "$2"; }
+diag() { tap_diag; }
 
 # expect_grep DESC PATTERN FILE: pass if FILE has a line matching PATTERN
 # (grep -E), otherwise fail and show FILE.
@@ -15,7 +20,7 @@ expect_grep() {
 		pass "$1"
 	else
 		fail "$1"
-		echo "#   expected a line matching: $2"
+		echo "expected a line matching: $2" | diag
 		diag <"$3"
 	fi
 }
