@@ -67,7 +67,7 @@ qemu_fail() {
 		tail -n 30 "$2/console.log" 2>/dev/null | tr -d '\r'
 		tail -n 5 "$2/qemu.log" 2>/dev/null
 	} >&2
-	printf 'Bail out! %s\n' "$1"
+	tap_bail_line "$1"
 }
 
 # The guest leaves through the exit device with 16 (all passed) or 17

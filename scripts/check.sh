@@ -5,8 +5,8 @@
 # that it is complete (its plan), and end with the line "N passed,
 # N failed, N skipped" over all of them (scripts/tap.sh counts).
 #
-#   check.sh SUITE...      host suites: lint, patches, series, dwarf,
-#                          dwarf-stock, kernel-dwarf; GCC user_dwarf plugin
+#   check.sh SUITE...      host suites: lint, parsers, patches, series,
+#                          dwarf, dwarf-stock, kernel-dwarf; GCC user_dwarf plugin
 #                          (user-dwarf/): gcc-codegen, gcc-clang,
 #                          gcc-notags, gcc-dwarf, gcc-stock;
 #                          VM: vm, vm-gcc (the GCC kernel), runner,
@@ -42,6 +42,7 @@ suite_cmd() {
 	vm) sh "$TOP/qemu-image/run.sh" check ;;
 	vm-gcc) KCC=gcc sh "$TOP/qemu-image/run.sh" check ;;
 	runner) sh "$TOP/qemu-image/selftest.sh" ;;
+	parsers) sh "$TOP/qemu-image/parsers.sh" ;;
 	proof-*)
 		# The proof suite on another architecture: builds its own
 		# kernel, and the stock perf that dwarf-stock builds too.
@@ -63,7 +64,8 @@ suite_cmd() {
 # Every suite must end with its plan: a suite that stopped early, bailed
 # out or miscounted fails here, as does one that exited non-zero without
 # saying which test failed.  These verdicts go to SUITE.check.
-for s in "$@"; do
+suites=$*
+for s in $suites; do
 	msg "# === suite $s"
 	rc=0
 	if [ "$s" = vm ] || [ "$s" = vm-gcc ]; then
@@ -74,13 +76,7 @@ for s in "$@"; do
 		timed "check-$s" suite_cmd "$s" >"$out/$s.tap" 2>"$out/$s.err" || rc=$?
 		cat "$out/$s.tap"
 	fi
-	why=$(tap_plan_error "$out/$s.tap")
-	{
-		[ -z "$why" ] || tap_not_ok "suite $s: $why"
-		if [ "$rc" -ne 0 ] && ! grep -q '^not ok' "$out/$s.tap"; then
-			tap_not_ok "suite $s exited with status $rc"
-		fi
-	} >"$out/$s.check"
+	tap_stream_verdict "$s" "$out/$s.tap" "$rc" >"$out/$s.check"
 	cat "$out/$s.check"
 	if [ -s "$out/$s.check" ] || [ -s "$out/$s.err" ]; then
 		tail -n 20 "$out/$s.err" >&2
@@ -90,7 +86,7 @@ done
 # Only result lines count: plans, diagnostics and the "N passed, ..."
 # lines that some suites print for their own runs are not results.
 files=
-for s in "$@"; do files="$files $out/$s.tap $out/$s.check"; done
+for s in $suites; do files="$files $out/$s.tap $out/$s.check"; done
 # shellcheck disable=SC2046,SC2086 # three numbers; paths without blanks
 set -- $(tap_count $files)
 tap_summary "$1" "$2" "$3"

@@ -14,6 +14,8 @@
 #                            STATUS
 #   tap_diag                 stdin as diagnostics ("#   LINE")
 #   tap_bail REASON          "Bail out! REASON" and the plan; exit 1
+#   tap_bail_line REASON     only the line "Bail out! REASON", for a
+#                            stream whose writer is someone else (a guest)
 #   tap_done                 the plan "1..N"; status 0 if nothing failed
 # The numbering survives subshells and pipelines: it is kept in the file
 # $TAP_STATE, which tap_begin makes (and which a parent can export so
@@ -24,6 +26,11 @@
 #   tap_plan_error FILE      why FILE is not a complete TAP stream (no
 #                            plan, a plan that does not match its results,
 #                            a bail out); nothing if it is one
+#   tap_stream_verdict NAME FILE STATUS
+#                            the "not ok" line that the stream FILE of the
+#                            suite NAME, which exited with STATUS, adds:
+#                            an incomplete stream, or a failed exit that
+#                            no result explains; nothing otherwise
 #   tap_summary P F S        the final line "P passed, F failed, S skipped"
 # shellcheck shell=sh
 
@@ -74,8 +81,10 @@ tap_done() {
 	[ "$2" -eq 0 ]
 }
 
+tap_bail_line() { printf 'Bail out! %s\n' "$*"; }
+
 tap_bail() {
-	printf 'Bail out! %s\n' "$*"
+	tap_bail_line "$@"
 	tap_done
 	exit 1
 }
@@ -99,6 +108,17 @@ tap_plan_error() {
 			else if (plans > 1) print plans " plans"
 			else if (plan != n) print "planned " plan " tests, ran " n
 		}' "$1"
+}
+
+tap_stream_verdict() {
+	_tap_why=$(tap_plan_error "$2")
+	_tap_failed=$(tap_count "$2" | cut -d' ' -f2)
+	if [ -n "$_tap_why" ]; then
+		tap_not_ok "suite $1: $_tap_why (exit status $3)"
+	elif [ "$3" -ne 0 ] && [ "$_tap_failed" -eq 0 ]; then
+		tap_not_ok "suite $1 exited with status $3"
+	fi
+	return 0
 }
 
 tap_summary() {
