@@ -47,6 +47,9 @@ proof_results() {
 		# "EVENT: (func+0x0/0x10 [module]) args"
 		sub(/^[^ ]+ \([^)]*\) /, "", s)
 		hits[ev]++
+		# the first hit as it is, for a hit that cannot be parsed
+		if (!(ev in raw))
+			raw[ev] = s
 		for (i = 1; i <= nf[ev]; i++) {
 			pre = field[ev, i] "="
 			if (substr(s, 1, length(pre)) != pre)
@@ -72,7 +75,7 @@ proof_results() {
 	END {
 		for (ev in val)
 			printf "%s\t%d\t%d\t%d\t%d\t%s\n", ev, nf[ev], hits[ev],
-				total[ev], same[ev], first[ev]
+				total[ev], same[ev], total[ev] == hits[ev] * nf[ev] ? first[ev] : raw[ev]
 	}' "$3" | LC_ALL=C tr -c '\t\n[:print:]' '?'
 }
 
