@@ -46,11 +46,11 @@ PROOF_SUITES := $(patsubst qemu-image/arch/%.conf,proof-%,\
 	$(shell grep -l '^ARCH_SUITES=.*proof' qemu-image/arch/*.conf))
 
 check: begin-check kernel kernel-gcc perf
-	@sh scripts/check.sh lint parsers patches series dwarf dwarf-stock \
-		kernel-dwarf $(GCC_SUITES) vm vm-gcc runner $(PROOF_SUITES)
+	@sh scripts/check.sh lint targets parsers patches series dwarf \
+		dwarf-stock kernel-dwarf $(GCC_SUITES) vm vm-gcc runner $(PROOF_SUITES)
 
 check-host: tree perf
-	@sh scripts/check.sh lint parsers patches series dwarf dwarf-stock
+	@sh scripts/check.sh lint targets parsers patches series dwarf dwarf-stock
 
 check-vm: kernel kernel-gcc perf
 	@sh scripts/check.sh kernel-dwarf vm vm-gcc runner $(PROOF_SUITES)

@@ -132,7 +132,7 @@ expect "proof: /init reported errors" "$(pv errors 0)" \
 expect "proof: no trace" "$(pv notrace 0)" "the guest printed no trace"
 
 # Each event of a recorded run, as the host judges it.
-(TAP_STATE='' && ARCH=s390x && proof_judge "$rec/proof/events" "$rec/proof/probes" \
+(TAP_STATE='' && ARCH=recorded && proof_judge "$rec/proof/events" "$rec/proof/probes" \
 	"$tmp/trace-good.txt") >"$tmp/judge-good.tap"
 expect "proof judge: a good run, every event right" "$(tap_count "$tmp/judge-good.tap")" "5 0 0"
 expect "proof judge: init's hits only (a kworker's are ignored)" \
@@ -144,7 +144,7 @@ expect "proof judge: every argument of a two-argument event" \
 expect "proof judge: an event at two sites (inlined)" \
 	"$(grep -c '^ok .*at 2 sites).* records "kernel-name"' "$tmp/judge-good.tap")" 1
 proof_trace "$rec/proof/console-wrong.txt" >"$tmp/trace-wrong.txt"
-(TAP_STATE='' && ARCH=s390x && proof_judge "$rec/proof/events" "$rec/proof/probes" \
+(TAP_STATE='' && ARCH=recorded && proof_judge "$rec/proof/events" "$rec/proof/probes" \
 	"$tmp/trace-wrong.txt") >"$tmp/judge-wrong.tap"
 expect "proof judge: a fault where the value should be fails" \
 	"$(grep -c '^not ok .*automatic .do_sys_openat2.*got filename_string=(fault)' "$tmp/judge-wrong.tap")" 1
@@ -157,7 +157,7 @@ expect "proof judge: an event that never fired fails" \
 expect "proof judge: 'any' passes on any value" \
 	"$(grep -c '^ok .*records something' "$tmp/judge-wrong.tap")" 1
 # shellcheck disable=SC2034 # read by the library
-(TAP_STATE='' && ARCH=s390x && proof_judge "$rec/proof/events" "$rec/proof/probes" \
+(TAP_STATE='' && ARCH=recorded && proof_judge "$rec/proof/events" "$rec/proof/probes" \
 	"$tmp/trace-silent.txt") >"$tmp/judge-silent.tap"
 expect "proof judge: nothing recorded, every event fails" \
 	"$(tap_count "$tmp/judge-silent.tap")" "0 5 0"

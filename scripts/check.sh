@@ -5,7 +5,7 @@
 # that it is complete (its plan), and end with the line "N passed,
 # N failed, N skipped" over all of them (scripts/tap.sh counts).
 #
-#   check.sh SUITE...      host suites: lint, parsers, patches, series,
+#   check.sh SUITE...      host suites: lint, targets, parsers, patches, series,
 #                          dwarf, dwarf-stock, kernel-dwarf; GCC user_dwarf plugin
 #                          (user-dwarf/): gcc-codegen, gcc-clang,
 #                          gcc-notags, gcc-dwarf, gcc-stock;
@@ -22,6 +22,7 @@ mkdir -p "$out"
 suite_cmd() {
 	case $1 in
 	lint) sh "$TOP/scripts/lint.sh" ;;
+	targets) sh "$TOP/scripts/targets.sh" ;;
 	patches) sh "$TOP/scripts/checkpatch-series.sh" ;;
 	series) sh "$TOP/scripts/build-each-patch.sh" ;;
 	dwarf) BUILD=$BUILD/dwarf-tests sh "$TOP/dwarf-tests/run.sh" ;;
