@@ -7,6 +7,8 @@
 #
 #   recorded/vm/results-good.tap      a real x86_64 VM run's results
 #                                     channel (58 passed, 2 skipped)
+#   recorded/vm/*-panic.*, *-hang.*   the runner self-test's real guests
+#                                     that panic (QEMU exits 0) and hang
 #   recorded/proof/console-*.txt      s390x proof consoles: a good run, a
 #                                     panic, a truncated log (time out),
 #                                     a silent guest, /init errors, no
@@ -104,6 +106,11 @@ expect "vm: a hang is a time out" "$(vm_verdict 124 "$tmp/truncated.tap" 900)" \
 expect "vm: status 33 without the end marker is not a pass" \
 	"$(vm_verdict 33 "$tmp/truncated.tap" 900)" \
 	"guest ended without its end marker (QEMU status 33: panic, crash or no exit device)"
+expect "vm: a real panic (QEMU exits 0)" "$(vm_verdict 0 "$rec/vm/results-panic.tap" 300)" \
+	"guest ended without its end marker (QEMU status 0: panic, crash or no exit device)"
+expect "vm: a real panic's stream has no result and no plan" \
+	"$(tap_plan_error "$rec/vm/results-panic.tap")" "no result and no plan"
+expect "vm: a real hang" "$(vm_verdict 124 "$rec/vm/results-hang.tap" 40)" "timed out after 40s"
 expect "vm: a silent guest" "$(vm_verdict 0 "$tmp/silent.tap" 900)" \
 	"guest ended without its end marker (QEMU status 0: panic, crash or no exit device)"
 expect "vm: the end marker and a QEMU crash" "$(vm_verdict 1 "$good" 900)" \

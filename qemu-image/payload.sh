@@ -11,13 +11,15 @@
 #                       the test library, scripts/tap.sh
 #   known-failures.txt
 #
-#   payload.sh ROOTFS_DIR   print the image path
+#   payload.sh      build $BUILD/payload-$KVARIANT.ext4 (make payload); the
+#                   root file system must be built (make rootfs)
 set -eu
 here=$(CDPATH='' cd -- "$(dirname -- "$0")" && pwd)
 # shellcheck source=../scripts/lib.sh
 . "$here/../scripts/lib.sh"
 
-rootfs_dir=${1:?usage: payload.sh ROOTFS_DIR}
+rootfs=$(sh "$here/rootfs.sh" --path)
+rootfs_dir=${rootfs%.ext4}
 dir=$BUILD/payload-$KVARIANT
 img=$dir.ext4
 
@@ -47,4 +49,4 @@ rm -f "$img"
 mke2fs -q -t ext4 -L uaccess-payload -d "$dir" "$img" "${size}M" \
 	>"$LOGS/mke2fs-payload.log" 2>&1 ||
 	{ cat "$LOGS/mke2fs-payload.log" >&2; die "mke2fs -d failed for $img"; }
-printf '%s\n' "$img"
+info PAYLOAD "$img"

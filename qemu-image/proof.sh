@@ -30,30 +30,17 @@ here=$(CDPATH='' cd -- "$(dirname -- "$0")" && pwd)
 # shellcheck source=proof/judge.sh
 . "$here/proof/judge.sh"
 
-# What this architecture must provide, named when it is missing.
-if ! arch_has proof; then
-	with=
-	for a in $(list_descriptors "$ARCH_DIR"); do
-		(load_arch "$a" && arch_has proof) && with="$with $a"
-	done
-	die "ARCH=$ARCH has no proof suite (ARCH_SUITES=\"$ARCH_SUITES\" in ${ARCH_CONF#"$TOP"/}); architectures with one:${with:- none}"
-fi
-need_vars "$ARCH_CONF" INIT_CFLAGS INIT_LD INIT_MACRO
-grep -q "^#if.* defined($INIT_MACRO)" "$here/proof/syscall.h" ||
-	die "ARCH=$ARCH: qemu-image/proof/syscall.h has no system call entry for $INIT_MACRO (INIT_MACRO in ${ARCH_CONF#"$TOP"/}): add sys_call5() and _start for it"
-missing=$(arch_missing_tools proof)
-[ -z "$missing" ] ||
-	die "ARCH=$ARCH: missing host tools (command:package): $missing- run 'make deps' (KTOOLS, QEMU_PKG, INIT_LD in ${ARCH_CONF#"$TOP"/})"
+proof_require_arch
 
 perf_base=${PERF_BASE:-$STOCK_PERF}
 timeout=${PROOF_TIMEOUT:-300}
-for t in "$KCC_CLANG" cpio timeout; do
+for t in cpio timeout; do
 	command -v "$t" >/dev/null || die "$t not found: run 'make deps'"
 done
 { [ -e "$KOBJ/kernel-image" ] && [ -f "$KOBJ/vmlinux" ]; } ||
 	die "no kernel in $KOBJ: run 'make kernel ARCH=$ARCH'"
 [ -x "$PERF" ] || die "no patched perf at $PERF: run 'make perf'"
-[ -x "$perf_base" ] || die "no stock perf at $perf_base: run 'sh scripts/perf-base.sh'"
+[ -x "$perf_base" ] || die "no stock perf at $perf_base: run 'make perf-base'"
 
 # The workload: init.c gets these values on the kernel command line, and
 # the probes must (or must not) record them.
@@ -67,19 +54,10 @@ rm -rf "$out"
 mkdir -p "$out/root"
 console=$out/console.log
 
-# --- /init, from the kernel's own UAPI headers -----------------------------
-if [ ! -f "$KOBJ/usr/include/asm/unistd.h" ]; then
-	info PROOF "installing the $ARCH UAPI headers into ${KOBJ#"$TOP"/}/usr" >&2
-	kmake headers >"$out/headers.log" 2>&1 ||
-		{ tail -n 20 "$out/headers.log" >&2; die "make headers failed"; }
-fi
-# shellcheck disable=SC2086 # INIT_CFLAGS is a list of options
-"$KCC_CLANG" $INIT_CFLAGS -O2 -Wall -Wextra -Werror -ffreestanding \
-	-fno-stack-protector -fno-pic -nostdinc -isystem "$KOBJ/usr/include" \
-	-c "$here/proof/init.c" -o "$out/init.o" ||
-	die "cannot compile $here/proof/init.c"
-"$INIT_LD" -static -e _start -o "$out/root/init" "$out/init.o" ||
-	die "cannot link /init"
+# --- /init: built by 'make proof-init ARCH=...' (qemu-image/proof-init.sh)
+init=$BUILD/proof-init-$ARCH/init
+[ -x "$init" ] || die "no /init at $init: run 'make proof-init ARCH=$ARCH'"
+cp "$init" "$out/root/init"
 
 # --- the probe definitions -----------------------------------------------
 # perf only ever runs offline with -D here (scripts/offline-perf.sh),

@@ -111,6 +111,25 @@ proof_verdict() {
 	fi
 }
 
+# proof_require_arch: die, naming what is missing, unless $ARCH can run
+# the proof suite: "proof" in ARCH_SUITES, /init's settings, its system
+# call entry in proof/syscall.h, the host tools.
+proof_require_arch() {
+	if ! arch_has proof; then
+		_p_with=
+		for _p_a in $(list_descriptors "$ARCH_DIR"); do
+			(load_arch "$_p_a" && arch_has proof) && _p_with="$_p_with $_p_a"
+		done
+		die "ARCH=$ARCH has no proof suite (ARCH_SUITES=\"$ARCH_SUITES\" in ${ARCH_CONF#"$TOP"/}); architectures with one:${_p_with:- none}"
+	fi
+	need_vars "$ARCH_CONF" INIT_CFLAGS INIT_LD INIT_MACRO
+	grep -q "^#if.* defined($INIT_MACRO)" "$TOP/qemu-image/proof/syscall.h" ||
+		die "ARCH=$ARCH: qemu-image/proof/syscall.h has no system call entry for $INIT_MACRO (INIT_MACRO in ${ARCH_CONF#"$TOP"/}): add sys_call5() and _start for it"
+	_p_missing=$(arch_missing_tools proof)
+	[ -z "$_p_missing" ] ||
+		die "ARCH=$ARCH: missing host tools (command:package): $_p_missing- run 'make deps' (KTOOLS, QEMU_PKG, INIT_LD in ${ARCH_CONF#"$TOP"/})"
+}
+
 # proof_trace CONSOLE: the trace between /init's marker lines.
 proof_trace() {
 	sed -n "/^${PROOF_MARK}trace begin\$/,/^${PROOF_MARK}trace end\$/p" "$1"

@@ -7,6 +7,7 @@
 # under a key made of everything that goes into it.
 #
 #   rootfs.sh            print the image path, building it if needed
+#   rootfs.sh --path     print the image path; fail if it is not built
 set -eu
 here=$(CDPATH='' cd -- "$(dirname -- "$0")" && pwd)
 # shellcheck source=../scripts/lib.sh
@@ -39,6 +40,7 @@ if [ -f "$img" ]; then
 	printf '%s\n' "$img"
 	exit 0
 fi
+[ "${1:-}" != --path ] || die "no root file system at $img: run 'make rootfs'"
 
 [ "$(id -u)" -eq 0 ] || die "debootstrap needs root: run 'make rootfs' as root once (the image is then cached in $CACHE/rootfs)"
 command -v debootstrap >/dev/null || die "debootstrap not found: run 'make deps'"

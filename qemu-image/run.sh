@@ -34,8 +34,10 @@ need_vars "$ARCH_CONF" DEB_ARCH RESULTS QEMU_DISKS
 command -v "$QEMU" >/dev/null || die "$QEMU not found: apt-get install $QEMU_PKG, or run 'make deps'"
 [ -e "$KOBJ/kernel-image" ] || die "no kernel image in $KOBJ: run 'make kernel'"
 
-rootfs=$(timed rootfs sh "$here/rootfs.sh")
-payload=$(timed payload sh "$here/payload.sh" "${rootfs%.ext4}")
+# Built by 'make rootfs payload' (or payload-gcc); this only boots.
+rootfs=$(sh "$here/rootfs.sh" --path)
+payload=$BUILD/payload-$KVARIANT.ext4
+[ -f "$payload" ] || die "no payload disk at $payload: run 'make payload' (KCC=gcc: 'make payload-gcc')"
 
 out=$BUILD/vm-$KVARIANT-$mode
 rm -rf "$out"

@@ -29,10 +29,8 @@ suite_cmd() {
 	dwarf-stock)
 		# The stock column must be what unpatched perf really prints,
 		# or "=" in the target column would prove nothing.
-		stock_build=$BUILD/dwarf-tests-stock
-		sh "$TOP/scripts/perf-base.sh" >&2 &&
-			PERF=$STOCK_PERF EXPECT=stock BUILD=$stock_build \
-				sh "$TOP/dwarf-tests/run.sh"
+		PERF=$STOCK_PERF EXPECT=stock BUILD=$BUILD/dwarf-tests-stock \
+			sh "$TOP/dwarf-tests/run.sh"
 		;;
 	kernel-dwarf) sh "$TOP/dwarf-tests/kernel-tags.sh" ;;
 	gcc-codegen) sh "$TOP/user-dwarf/compare.sh" codegen ;;
@@ -45,8 +43,8 @@ suite_cmd() {
 	runner) sh "$TOP/qemu-image/selftest.sh" ;;
 	parsers) sh "$TOP/qemu-image/parsers.sh" ;;
 	proof-*)
-		# The proof suite on another architecture: builds its own
-		# kernel, and the stock perf that dwarf-stock builds too.
+		# The proof suite on another architecture (make builds its
+		# kernel, its /init and the stock perf first).
 		a=${1#proof-}
 		missing=$(load_arch "$a" && arch_missing_tools proof) || return 1
 		if [ -n "$missing" ]; then
@@ -54,9 +52,7 @@ suite_cmd() {
 				"not installed (command:package): $missing(make deps)" && tap_done)
 			return 0
 		fi
-		timed "kernel-$a" env ARCH="$a" sh "$TOP/scripts/kernel.sh" >&2 &&
-			sh "$TOP/scripts/perf-base.sh" >&2 &&
-			ARCH=$a sh "$TOP/qemu-image/proof.sh"
+		ARCH=$a sh "$TOP/qemu-image/proof.sh"
 		;;
 	*) (TAP_STATE='' && tap_not_ok "unknown test suite '$1'" && tap_done) ;;
 	esac

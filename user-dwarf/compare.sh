@@ -18,8 +18,9 @@
 #
 # The objects are compiled again from the GCC kernel's .cmd files (the
 # command Kbuild used, without the dependency file and objtool), so the
-# plugin is always the one in the tree.  Both kernels' objects are built
-# first (scripts/kernel.sh with KTARGETS) unless PREBUILT=1.  Output is TAP.
+# plugin is always the one in the tree.  The Makefile builds what this
+# needs: both kernels' objects and the plugin (make gcc-objects
+# clang-objects) and the DWARF dumper (make dwarf-marks).  Output is TAP.
 set -u
 . "$(dirname -- "$0")/../scripts/lib.sh"
 
@@ -48,17 +49,8 @@ set -- $objs
 
 mkdir -p "$OUT/on" "$OUT/off" "$LOGS"
 
-# Both kernels' objects, and the plugin, as Kbuild builds them; with
-# PREBUILT=1, as they are (while a full build runs in the same folder).
-if [ "${PREBUILT:-0}" = 1 ]; then
-	:
-elif ! KCC=gcc KTARGETS="scripts $objs" sh "$TOP/scripts/kernel.sh" >&2; then
-	bail "building the GCC objects failed"
-fi
-if [ "$mode" = clang ] && [ "${PREBUILT:-0}" != 1 ]; then
-	KCC=clang KTARGETS="$objs" sh "$TOP/scripts/kernel.sh" >&2 ||
-		bail "building the clang objects failed"
-fi
+[ -f "$GCC_KOBJ/scripts/gcc-plugins/user_dwarf_plugin.so" ] ||
+	bail "no user_dwarf plugin in $GCC_KOBJ: run 'make gcc-objects'"
 
 # compile OBJ VARIANT: OBJ compiled again into $OUT/VARIANT/OBJ, with the
 # plugin (on) or without it (off)
@@ -89,9 +81,8 @@ marks() {
 	"$OUT/dwarf-marks" "$1" | sort -u
 }
 
-if [ "$mode" = clang ]; then
-	cc -O2 -Wall -o "$OUT/dwarf-marks" "$HERE/dwarf-marks.c" -ldw -lelf ||
-		bail "cannot build dwarf-marks.c (libdw-dev)"
+if [ "$mode" = clang ] && [ ! -x "$OUT/dwarf-marks" ]; then
+	bail "no DWARF dumper at $OUT/dwarf-marks: run 'make dwarf-marks'"
 fi
 
 # cpu: the user+system CPU seconds of this shell's children so far

@@ -26,13 +26,8 @@ bail() {
 
 case ${1:-} in
 plugin)
-	# The plugin as Kbuild builds it for the GCC kernel (PREBUILT=1: as
-	# it is, while a build runs in the same folder).
-	if [ "${PREBUILT:-0}" != 1 ]; then
-		KCC=gcc KTARGETS=scripts sh "$TOP/scripts/kernel.sh" >&2 ||
-			bail "building the plugin failed"
-	fi
-	[ -f "$PLUGIN" ] || bail "no plugin at $PLUGIN"
+	# The plugin as Kbuild builds it for the GCC kernel.
+	[ -f "$PLUGIN" ] || bail "no plugin at $PLUGIN: run 'make gcc-objects'"
 	mkdir -p "$OUT/bin"
 	printf '#!/bin/sh\nexec gcc -fplugin=%s "$@"\n' "$PLUGIN" >"$OUT/bin/gcc-user-dwarf"
 	chmod +x "$OUT/bin/gcc-user-dwarf"
@@ -42,7 +37,7 @@ plugin)
 		BUILD=$BUILD/dwarf-tests-gcc sh "$TOP/dwarf-tests/run.sh"
 	;;
 stock)
-	sh "$TOP/scripts/perf-base.sh" >&2 || bail "building unpatched perf failed"
+	[ -x "$STOCK_PERF" ] || bail "no stock perf at $STOCK_PERF: run 'make perf-base'"
 	mkdir -p "$OUT"
 	for p in patched stock; do
 		perf=$PERF
