@@ -16,8 +16,8 @@ SHELL := /bin/sh
 STEP := sh scripts/step.sh
 BUILD := build
 
-.PHONY: help deps tree kernel kernel-gcc perf perf-base rootfs payload \
-	payload-gcc gcc-objects clang-objects dwarf-marks proof-init demo \
+.PHONY: help deps tree kernel kernel-gcc perf perf-stock rootfs payload \
+	payload-gcc gcc-objects clang-objects dwarf-marks proof-init demo shell \
 	check check-host check-vm check-gcc export-series timings bench \
 	bench-gcc-plugin clean
 
@@ -30,7 +30,7 @@ PROOF_ARCHES := $(patsubst qemu-image/arch/%.conf,%,\
 	$(shell grep -l '^ARCH_SUITES=.*proof' qemu-image/arch/*.conf))
 PROOF_SUITES := $(addprefix proof-,$(PROOF_ARCHES))
 PLUGIN_OBJECTS := $(shell sed -e 's/\#.*//' -e '/^[[:space:]]*$$/d' \
-	user-dwarf/objects.txt)
+	dwarf-tests/gcc-plugin/objects.txt)
 
 deps:
 	@$(STEP) deps sh scripts/deps.sh
@@ -51,12 +51,12 @@ kernel-%: tree
 perf: tree
 	@$(STEP) perf sh scripts/perf.sh
 
-# perf from the unpatched tree: the stock perf that the stock columns,
+# The stock perf (the tree without the series): what the stock columns,
 # the proof suite and the benchmark compare with.
-perf-base: tree
-	@$(STEP) perf-base sh scripts/perf-base.sh
+perf-stock: tree
+	@$(STEP) perf-stock sh scripts/perf-stock.sh
 
-# The objects of user-dwarf/objects.txt and the plugin, by
+# The objects of dwarf-tests/gcc-plugin/objects.txt and the plugin, by
 # Kbuild: in the GCC kernel's folder, and in the clang kernel's.
 gcc-objects: tree
 	@KCC=gcc KTARGETS="scripts $(PLUGIN_OBJECTS)" $(STEP) gcc-objects \
@@ -66,9 +66,9 @@ clang-objects: tree
 	@KTARGETS="$(PLUGIN_OBJECTS)" $(STEP) clang-objects sh scripts/kernel.sh
 
 # The DWARF dumper of the GCC plugin's suites.
-dwarf-marks: $(BUILD)/user-dwarf/dwarf-marks
+dwarf-marks: $(BUILD)/gcc-plugin/dwarf-marks
 
-$(BUILD)/user-dwarf/dwarf-marks: user-dwarf/dwarf-marks.c
+$(BUILD)/gcc-plugin/dwarf-marks: dwarf-tests/gcc-plugin/dwarf-marks.c
 	@mkdir -p $(@D)
 	@$(STEP) dwarf-marks cc -O2 -Wall -o $@ $< -ldw -lelf
 
@@ -96,12 +96,16 @@ begin-%:
 demo: begin-demo payload
 	@sh qemu-image/run.sh demo >build/demo.tap
 
+# A root shell in the guest, on this terminal (KCC=gcc: the GCC kernel).
+shell: payload$(if $(filter gcc,$(KCC)),-gcc)
+	@sh qemu-image/run.sh shell
+
 GCC_SUITES := gcc-codegen gcc-clang gcc-notags gcc-dwarf gcc-stock
 HOST_SUITES := lint targets parsers patches series dwarf dwarf-stock
 VM_SUITES := kernel-dwarf vm vm-gcc runner $(PROOF_SUITES)
-HOST_BUILDS := tree perf perf-base
+HOST_BUILDS := tree perf perf-stock
 GCC_BUILDS := $(HOST_BUILDS) gcc-objects clang-objects dwarf-marks
-VM_BUILDS := kernel kernel-gcc perf perf-base payload payload-gcc \
+VM_BUILDS := kernel kernel-gcc perf perf-stock payload payload-gcc \
 	$(addprefix kernel-,$(PROOF_ARCHES)) proof-init
 
 check: begin-check $(HOST_BUILDS) $(VM_BUILDS) $(GCC_BUILDS)
@@ -123,11 +127,11 @@ export-series:
 timings:
 	@sh scripts/timings.sh
 
-bench: kernel perf perf-base
+bench: kernel perf perf-stock
 	@sh bench/perf-probe-definitions.sh
 
 bench-gcc-plugin: gcc-objects
-	@sh user-dwarf/compare.sh cost
+	@sh dwarf-tests/gcc-plugin/compare.sh cost
 
 clean:
 	rm -rf build

@@ -13,8 +13,9 @@
 #
 # Environment:
 #   PERF=path        perf binary (default: $TOP/build/perf/perf)
-#   EXPECT=target    check the target (patched perf) column of cases.txt
-#   EXPECT=stock     check the stock (unpatched perf) column
+#   EXPECT=patched   check the patched perf's column of cases.txt (the
+#                    column named "target" there; EXPECT=target is the same)
+#   EXPECT=stock     check the stock perf's column
 #   BUILD=dir        scratch directory (default: $TOP/build/dwarf-tests)
 #   COMPILERS=list   compilers to build the fixtures with, one worker each,
 #                    run in parallel (default: "clang-14 clang-16")
@@ -34,7 +35,7 @@
 # N skipped" and the exit status is non-zero if and only if something
 # failed.  $BUILD/results.CC keeps each compiler's records (see report()),
 # among them one "G" line per case with what perf printed, for the
-# suites that compare two runs (user-dwarf/fixtures.sh stock).
+# suites that compare two runs (dwarf-tests/gcc-plugin/fixtures.sh stock).
 set -u
 
 HERE=$(CDPATH='' cd -- "$(dirname -- "$0")" && pwd)
@@ -44,7 +45,7 @@ TOP=$(dirname -- "$HERE")
 # shellcheck source=../scripts/offline-perf.sh
 . "$TOP/scripts/offline-perf.sh"
 PERF=${PERF:-$TOP/build/perf/perf}
-EXPECT=${EXPECT:-target}
+EXPECT=${EXPECT:-patched}
 BUILD=${BUILD:-$TOP/build/dwarf-tests}
 COMPILERS=${COMPILERS:-clang-14 clang-16}
 CASES=${CASES:-$HERE/cases.txt}
@@ -385,8 +386,9 @@ report() {
 
 # ---------------------------------------------------------------- main
 case $EXPECT in
-stock | target) ;;
-*) bail "EXPECT must be 'stock' or 'target', not '$EXPECT'" ;;
+stock | patched) ;;
+target) EXPECT=patched ;;
+*) bail "EXPECT must be 'stock' or 'patched', not '$EXPECT'" ;;
 esac
 
 tap_header

@@ -143,7 +143,7 @@ expect "proof: no trace" "$(pv notrace 0)" "the guest printed no trace"
 	"$tmp/trace-good.txt") >"$tmp/judge-good.tap"
 expect "proof judge: a good run, every event right" "$(tap_count "$tmp/judge-good.tap")" "5 0 0"
 expect "proof judge: init's hits only (a kworker's are ignored)" \
-	"$(grep -c 'automatic .do_sys_openat2 filename:string.* records "/uaccess-probe/opened-by-init": got filename_string="/uaccess-probe/opened-by-init"' "$tmp/judge-good.tap")" 1
+	"$(grep -c 'patched .do_sys_openat2 filename:string.* records "/uaccess-probe/opened-by-init": got filename_string="/uaccess-probe/opened-by-init"' "$tmp/judge-good.tap")" 1
 expect "proof judge: a stock kernel read of user memory records something else" \
 	"$(grep -c '^ok .*stock .do_sys_openat2.* does not record' "$tmp/judge-good.tap")" 1
 expect "proof judge: every argument of a two-argument event" \
@@ -154,7 +154,7 @@ proof_trace "$rec/proof/console-wrong.txt" >"$tmp/trace-wrong.txt"
 (TAP_STATE='' && ARCH=recorded && proof_judge "$rec/proof/events" "$rec/proof/probes" \
 	"$tmp/trace-wrong.txt") >"$tmp/judge-wrong.tap"
 expect "proof judge: a fault where the value should be fails" \
-	"$(grep -c '^not ok .*automatic .do_sys_openat2.*got filename_string=(fault)' "$tmp/judge-wrong.tap")" 1
+	"$(grep -c '^not ok .*patched .do_sys_openat2.*got filename_string=(fault)' "$tmp/judge-wrong.tap")" 1
 expect "proof judge: a stock read that records the user value fails" \
 	"$(grep -c '^not ok .*stock .do_sys_openat2.* does not record' "$tmp/judge-wrong.tap")" 1
 expect "proof judge: a hit with fewer fields than the definition cannot be parsed" \

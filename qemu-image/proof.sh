@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# The proof suite: perf's automatic user/kernel choice against the stock
+# The proof suite: the patched perf's user/kernel choice against the stock
 # one, on a kernel whose address spaces overlap (s390x), where a wrong
 # choice reads the wrong memory instead of being retried.
 #
@@ -16,8 +16,8 @@
 # trace on its console; back on the host, each event's recorded values
 # are compared with the workload's.
 #
-# Environment: ARCH, PERF_BASE (stock perf, default $STOCK_PERF,
-# build/perf-base/perf), PROOF_TIMEOUT (seconds for the guest, 300),
+# Environment: ARCH, PERF_STOCK (the stock perf, default $STOCK_PERF,
+# build/perf-stock/perf), PROOF_TIMEOUT (seconds for the guest, 300),
 # PROOF_APPEND (more kernel parameters, e.g. loglevel=7 to debug).
 # Output: TAP on stdout, progress on stderr.  Exit status 0 only if every
 # test passed.  A guest that hangs or dies fails with its console's tail.
@@ -32,7 +32,7 @@ here=$(CDPATH='' cd -- "$(dirname -- "$0")" && pwd)
 
 proof_require_arch
 
-perf_base=${PERF_BASE:-$STOCK_PERF}
+perf_stock=${PERF_STOCK:-$STOCK_PERF}
 timeout=${PROOF_TIMEOUT:-300}
 for t in cpio timeout; do
 	command -v "$t" >/dev/null || die "$t not found: run 'make deps'"
@@ -40,7 +40,7 @@ done
 { [ -e "$KOBJ/kernel-image" ] && [ -f "$KOBJ/vmlinux" ]; } ||
 	die "no kernel in $KOBJ: run 'make kernel ARCH=$ARCH'"
 [ -x "$PERF" ] || die "no patched perf at $PERF: run 'make perf'"
-[ -x "$perf_base" ] || die "no stock perf at $perf_base: run 'make perf-base'"
+[ -x "$perf_stock" ] || die "no stock perf at $perf_stock: run 'make perf-stock'"
 
 # The workload: init.c gets these values on the kernel command line, and
 # the probes must (or must not) record them.
@@ -143,12 +143,12 @@ while IFS='	' read -r how key where spec; do
 	fi
 	case $how in
 	user)
-		perf_event "c${n}_auto" "$PERF" "$spec" right "$val" "automatic" "$ko"
-		perf_event "c${n}_stock" "$perf_base" "$spec" "$stock_user" "$val" "stock" "$ko"
+		perf_event "c${n}_patched" "$PERF" "$spec" right "$val" "patched" "$ko"
+		perf_event "c${n}_stock" "$perf_stock" "$spec" "$stock_user" "$val" "stock" "$ko"
 		;;
 	kernel)
-		perf_event "c${n}_auto" "$PERF" "$spec" right "$val" "automatic" "$ko"
-		perf_event "c${n}_stock" "$perf_base" "$spec" right "$val" "stock" "$ko"
+		perf_event "c${n}_patched" "$PERF" "$spec" right "$val" "patched" "$ko"
+		perf_event "c${n}_stock" "$perf_stock" "$spec" right "$val" "stock" "$ko"
 		;;
 	right | wrong)
 		add_event "c$n" "$how" "$val" "'${spec#EVENT }'" "$(printf '%s\n' "$spec" |

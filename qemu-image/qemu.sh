@@ -11,6 +11,8 @@
 #       TIMEOUT.  The exact command line is printed on stderr and kept in
 #       $OUT/qemu.cmd; QEMU's own output goes to $OUT/qemu.log.  Sets
 #       QEMU_RC and QEMU_ELAPSED, and records the time in $LOGS/timings.
+#       QEMU_STDIO=1: the console is this terminal (make shell) instead
+#       of $OUT/console.log.
 #   qemu_fail VERDICT OUT
 #       The failure report: VERDICT, the logs' paths and the console's
 #       last lines on stderr; "Bail out! VERDICT" on stdout, so that the
@@ -39,9 +41,15 @@ qemu_subst() {
 qemu_boot() {
 	_q_out=$1 _q_accel=$2 _q_timeout=$3 _q_kernel=$4 _q_append=$5
 	shift 5
+	_q_serial=$QEMU_SERIAL
+	_q_fg=
+	if [ "${QEMU_STDIO:-0}" = 1 ]; then
+		_q_serial=$(printf '%s\n' "$_q_serial" | sed 's|file:@CONSOLE_LOG@|mon:stdio|')
+		_q_fg=--foreground
+	fi
 	# shellcheck disable=SC2046,SC2086 # the settings are word lists
-	set -- timeout -k 10 "$_q_timeout" "$QEMU" $QEMU_MACHINE -accel "$_q_accel" \
-		-nodefaults -display none -no-reboot $(qemu_subst "$QEMU_SERIAL") \
+	set -- timeout $_q_fg -k 10 "$_q_timeout" "$QEMU" $QEMU_MACHINE \
+		-accel "$_q_accel" -nodefaults -display none -no-reboot $(qemu_subst "$_q_serial") \
 		$(qemu_subst "${QEMU_DISKS:-}") ${QEMU_EXIT:-} -kernel "$_q_kernel" \
 		"$@" -append "$_q_append"
 	# The exact command, quoted for a shell: kept and shown.
@@ -51,7 +59,11 @@ qemu_boot() {
 	printf '  %-8s %s\n' QEMU "$(cat "$_q_out/qemu.cmd")" >&2
 	_q_t0=$(date +%s)
 	QEMU_RC=0
-	"$@" </dev/null >"$_q_out/qemu.log" 2>&1 || QEMU_RC=$?
+	if [ "${QEMU_STDIO:-0}" = 1 ]; then
+		"$@" 2>"$_q_out/qemu.log" || QEMU_RC=$?
+	else
+		"$@" </dev/null >"$_q_out/qemu.log" 2>&1 || QEMU_RC=$?
+	fi
 	QEMU_ELAPSED=$(($(date +%s) - _q_t0))
 	mkdir -p "$LOGS"
 	printf '%s vm-%s-%s-%s %s %s\n' "$(date -u +%FT%TZ)" "$ARCH" \

@@ -1,9 +1,12 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# Boot the patched kernel under QEMU and run the guest tests or the demo.
+# Boot the patched kernel under QEMU and run the guest tests or the demo,
+# or give a shell in the guest.
 #
 #   run.sh [check|demo]
+#   run.sh shell        the guest's console on this terminal, a root shell
+#                       in it (make shell); 'exit' powers the guest off
 #
 # Environment: ARCH (qemu-image/arch/default), KCC (clang; gcc boots the
 # GCC kernel), TESTS
@@ -25,8 +28,12 @@ here=$(CDPATH='' cd -- "$(dirname -- "$0")" && pwd)
 mode=${1:-check}
 case $mode in
 check | demo) ;;
+shell)
+	QEMU_STDIO=1
+	[ -t 0 ] || die "run.sh shell needs a terminal"
+	;;
 hang | panic) ;; # a misbehaving guest, for selftest.sh
-*) die "usage: run.sh [check|demo]" ;;
+*) die "usage: run.sh [check|demo|shell]" ;;
 esac
 arch_has vm ||
 	die "ARCH=$ARCH has no VM suite (ARCH_SUITES=\"$ARCH_SUITES\" in ${ARCH_CONF#"$TOP"/})"
@@ -56,6 +63,16 @@ timeout=${VM_TIMEOUT:-900}
 QEMU_ROOTFS=$rootfs
 QEMU_PAYLOAD=$payload
 QEMU_WHAT=$mode
+if [ "$mode" = shell ]; then
+	timeout=${VM_TIMEOUT:-86400}
+	info QEMU "$ARCH shell, $(
+		[ "$QEMU_KVM" = yes ] && [ -w /dev/kvm ] && echo kvm || echo tcg); Ctrl-A X leaves QEMU" >&2
+	accel=tcg
+	[ "${UACCESS_ACCEL:-auto}" != tcg ] && [ "$QEMU_KVM" = yes ] &&
+		[ -r /dev/kvm ] && [ -w /dev/kvm ] && accel=kvm
+	qemu_boot "$out" "$accel" "$timeout" "$KOBJ/kernel-image" "$cmdline"
+	exit 0
+fi
 
 boot() { # accelerator; sets QEMU_RC
 	info QEMU "$ARCH $mode, $1, timeout ${timeout}s (console: ${console#"$TOP"/})" >&2

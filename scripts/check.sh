@@ -7,7 +7,7 @@
 #
 #   check.sh SUITE...      host suites: lint, targets, parsers, patches, series,
 #                          dwarf, dwarf-stock, kernel-dwarf; GCC user_dwarf plugin
-#                          (user-dwarf/): gcc-codegen, gcc-clang,
+#                          (dwarf-tests/gcc-plugin/): gcc-codegen, gcc-clang,
 #                          gcc-notags, gcc-dwarf, gcc-stock;
 #                          VM: vm, vm-gcc (the GCC kernel), runner,
 #                          proof-ARCH (the proof suite on ARCH, e.g.
@@ -27,17 +27,17 @@ suite_cmd() {
 	series) sh "$TOP/scripts/build-each-patch.sh" ;;
 	dwarf) BUILD=$BUILD/dwarf-tests sh "$TOP/dwarf-tests/run.sh" ;;
 	dwarf-stock)
-		# The stock column must be what unpatched perf really prints,
+		# The stock column must be what stock perf really prints,
 		# or "=" in the target column would prove nothing.
 		PERF=$STOCK_PERF EXPECT=stock BUILD=$BUILD/dwarf-tests-stock \
 			sh "$TOP/dwarf-tests/run.sh"
 		;;
 	kernel-dwarf) sh "$TOP/dwarf-tests/kernel-tags.sh" ;;
-	gcc-codegen) sh "$TOP/user-dwarf/compare.sh" codegen ;;
-	gcc-clang) sh "$TOP/user-dwarf/compare.sh" clang ;;
-	gcc-notags) sh "$TOP/user-dwarf/compare.sh" notags ;;
-	gcc-dwarf) sh "$TOP/user-dwarf/fixtures.sh" plugin ;;
-	gcc-stock) sh "$TOP/user-dwarf/fixtures.sh" stock ;;
+	gcc-codegen) sh "$TOP/dwarf-tests/gcc-plugin/compare.sh" codegen ;;
+	gcc-clang) sh "$TOP/dwarf-tests/gcc-plugin/compare.sh" clang ;;
+	gcc-notags) sh "$TOP/dwarf-tests/gcc-plugin/compare.sh" notags ;;
+	gcc-dwarf) sh "$TOP/dwarf-tests/gcc-plugin/fixtures.sh" plugin ;;
+	gcc-stock) sh "$TOP/dwarf-tests/gcc-plugin/fixtures.sh" stock ;;
 	vm) sh "$TOP/qemu-image/run.sh" check ;;
 	vm-gcc) KCC=gcc sh "$TOP/qemu-image/run.sh" check ;;
 	runner) sh "$TOP/qemu-image/selftest.sh" ;;

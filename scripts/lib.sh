@@ -7,7 +7,12 @@
 #   $CACHE          cache outside the repository: ccache, root file systems
 # shellcheck shell=sh
 
-TOP=$(CDPATH='' cd -- "$(dirname -- "$0")/.." && pwd)
+# The repository: the nearest folder above the running script that has
+# scripts/lib.sh.
+TOP=$(CDPATH='' cd -- "$(dirname -- "$0")" && pwd)
+while [ ! -f "$TOP/scripts/lib.sh" ] && [ "$TOP" != / ]; do
+	TOP=$(dirname -- "$TOP")
+done
 BUILD=${BUILD:-$TOP/build}
 CACHE=${UACCESS_PROBE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/uaccess-probe}
 LOGS=$BUILD/logs
@@ -129,8 +134,9 @@ kobj() {
 KOBJ=$(kobj "$KCC")
 PERF_OUT=$BUILD/perf$GEN_TAG
 PERF=$PERF_OUT/perf
-# perf built from the unpatched tree (tag "base"): the stock perf.
-STOCK_PERF_OUT=$BUILD/perf$GEN_TAG-base
+# The stock perf: built from the tree without the series (tag "base").
+# The patched perf is $PERF.  One word each, in names, files and output.
+STOCK_PERF_OUT=$BUILD/perf$GEN_TAG-stock
 STOCK_PERF=$STOCK_PERF_OUT/perf
 
 export TOP BUILD CACHE TREE ARCH KGEN KCC KVARIANT KOBJ PERF_OUT PERF \
@@ -177,6 +183,32 @@ run_logged() {
 }
 
 ncpus() { getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2; }
+
+# machine_kind: what bench/measured.md says about the machine.
+machine_kind() {
+	printf '%s, %s CPUs, %s, %s' "$(uname -m)" "$(ncpus)" \
+		"$(awk '/MemTotal/ { printf "%.0f GiB RAM", $2 / 1048576 }' /proc/meminfo)" \
+		"$([ -w /dev/kvm ] && echo "/dev/kvm present" || echo "no /dev/kvm, TCG")"
+}
+
+# record TITLE: with RECORD=1, append stdin to bench/measured.md as an
+# entry with the date and the machine kind; stdin goes to stdout too.
+record() {
+	if [ "${RECORD:-0}" = 1 ]; then
+		_rec=$(mktemp)
+		tee "$_rec"
+		{
+			printf '\n## %s (%s)\n\n' "$1" "$(date -u +%F)"
+			printf 'Machine: %s; load average %s.\n\n' "$(machine_kind)" \
+				"$(cut -d' ' -f1-3 /proc/loadavg)"
+			sed 's/^/    /' "$_rec"
+		} >>"$TOP/bench/measured.md"
+		rm -f "$_rec"
+		info RECORD "added to bench/measured.md" >&2
+	else
+		cat
+	fi
+}
 
 # kmake ARGS...: make in the kernel tree for $ARCH with $KCC, always with
 # the same settings (a different CC would make Kconfig rewrite .config).

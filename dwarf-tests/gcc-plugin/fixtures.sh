@@ -9,15 +9,16 @@
 #                        as far as __user goes (run.sh's ABSTRACT=1)
 #   fixtures.sh stock    GCC without the plugin: the fixtures have no
 #                        annotation, and the patched perf prints what
-#                        unpatched perf prints, for every case, but for
+#                        stock perf prints, for every case, but for
 #                        the ones in stock-differences.txt
 #
 # Output is TAP (scripts/tap.sh).
 set -u
-. "$(dirname -- "$0")/../scripts/lib.sh"
+# shellcheck source=../../scripts/lib.sh
+. "$(dirname -- "$0")/../../scripts/lib.sh"
 
-HERE=$TOP/user-dwarf
-OUT=$BUILD/user-dwarf
+HERE=$TOP/dwarf-tests/gcc-plugin
+OUT=$BUILD/gcc-plugin
 PLUGIN=$(kobj gcc)/scripts/gcc-plugins/user_dwarf_plugin.so
 
 bail() {
@@ -37,7 +38,7 @@ plugin)
 		BUILD=$BUILD/dwarf-tests-gcc sh "$TOP/dwarf-tests/run.sh"
 	;;
 stock)
-	[ -x "$STOCK_PERF" ] || bail "no stock perf at $STOCK_PERF: run 'make perf-base'"
+	[ -x "$STOCK_PERF" ] || bail "no stock perf at $STOCK_PERF: run 'make perf-stock'"
 	mkdir -p "$OUT"
 	for p in patched stock; do
 		perf=$PERF
@@ -71,16 +72,16 @@ stock)
 			if (!($1 in got))
 				printf "notok\t%s: no result with patched perf\n", $1
 			else if (got[$1] == $2 && ex[$1] == $3)
-				printf "ok\t%s: as unpatched perf\n", $1
+				printf "ok\t%s: as stock perf\n", $1
 			else if (id in kd)
-				printf "ok\t%s: differs from unpatched perf, as documented\n", $1
+				printf "ok\t%s: differs from stock perf, as documented\n", $1
 			else
-				printf "notok\t%s: differs from unpatched perf\tpatched: %s (exit %s); stock: %s (exit %s)\n",
+				printf "notok\t%s: differs from stock perf\tpatched: %s (exit %s); stock: %s (exit %s)\n",
 					$1, got[$1], ex[$1], $2, $3
 		}' "$OUT/stock-patched.cases" "$OUT/stock-stock.cases" >>"$OUT/stock.verdicts"
 	tap_header
 	tap_begin
-	[ -s "$OUT/stock-stock.cases" ] || tap_bail "no case ran with unpatched perf (see $OUT/stock-stock.tap)"
+	[ -s "$OUT/stock-stock.cases" ] || tap_bail "no case ran with stock perf (see $OUT/stock-stock.tap)"
 	while IFS='	' read -r v desc why; do
 		if [ "$v" = ok ]; then
 			tap_ok "$desc"

@@ -1,14 +1,15 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# Build the stock perf: perf from the unpatched tree (the "base" tag) into
-# $STOCK_PERF_OUT (build/perf-base), from a git worktree at $TREE-base
-# (build/linux-base): the baseline that the DWARF tests' stock column,
+# Build the stock perf: perf from the tree without the series (the tag
+# "base") into $STOCK_PERF_OUT (build/perf-stock), from a git worktree at
+# $TREE-stock (build/linux-stock): the baseline that the DWARF tests' stock
+# column,
 # the s390x proof suite and the benchmark compare with.
 set -eu
 . "$(dirname -- "$0")/lib.sh"
 [ -d "$TREE/.git" ] || die "no tree at $TREE: run 'make tree'"
-src=$TREE-base
+src=$TREE-stock
 if [ ! -d "$src" ]; then
 	git -C "$TREE" worktree prune
 	git -C "$TREE" worktree add -q --detach "$src" base

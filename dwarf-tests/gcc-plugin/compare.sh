@@ -15,6 +15,7 @@
 #   compare.sh cost      not a test: what the plugin costs, in compile CPU
 #                        time (ROUNDS=3 compilations of every object with
 #                        and without it) and in .debug_* section bytes
+#                        (RECORD=1: and adds it to bench/measured.md)
 #
 # The objects are compiled again from the GCC kernel's .cmd files (the
 # command Kbuild used, without the dependency file and objtool), so the
@@ -22,11 +23,12 @@
 # needs: both kernels' objects and the plugin (make gcc-objects
 # clang-objects) and the DWARF dumper (make dwarf-marks).  Output is TAP.
 set -u
-. "$(dirname -- "$0")/../scripts/lib.sh"
+# shellcheck source=../../scripts/lib.sh
+. "$(dirname -- "$0")/../../scripts/lib.sh"
 
 mode=${1:-}
-HERE=$TOP/user-dwarf
-OUT=$BUILD/user-dwarf
+HERE=$TOP/dwarf-tests/gcc-plugin
+OUT=$BUILD/gcc-plugin
 GCC_KOBJ=$(kobj gcc)
 CLANG_KOBJ=$(kobj clang)
 PLUGIN_OPT=-fplugin=./scripts/gcc-plugins/user_dwarf_plugin.so
@@ -124,10 +126,10 @@ if [ "$mode" = cost ]; then
 		b_off=$((b_off + $(debug_bytes "$OUT/off/$o")))
 	done
 	echo "$t_on $t_off $b_on $b_off $# $rounds" | awk '{
-		printf "objects: %d (user-dwarf/objects.txt), %d rounds\n", $5, $6
+		printf "objects: %d (dwarf-tests/gcc-plugin/objects.txt), %d rounds\n", $5, $6
 		printf "compile CPU time: %.2f s with the plugin, %.2f s without: %+.2f%%\n", $1, $2, ($1 / $2 - 1) * 100
 		printf ".debug_* bytes: %d with the plugin, %d without: %+.2f%%\n", $3, $4, ($3 / $4 - 1) * 100
-	}'
+	}' | record "make bench-gcc-plugin: what the GCC plugin costs"
 	exit 0
 fi
 
