@@ -38,7 +38,7 @@ for t in cpio timeout; do
 	command -v "$t" >/dev/null || die "$t not found: run 'make deps'"
 done
 { [ -e "$KOBJ/kernel-image" ] && [ -f "$KOBJ/vmlinux" ]; } ||
-	die "no kernel in $KOBJ: run 'make kernel ARCH=$ARCH'"
+	die "no kernel in $KOBJ: run 'make kernel-$ARCH'"
 [ -x "$PERF" ] || die "no patched perf at $PERF: run 'make perf'"
 [ -x "$perf_stock" ] || die "no stock perf at $perf_stock: run 'make perf-stock'"
 
@@ -50,13 +50,14 @@ v_symlink=uaccess-probe-symlink-target
 v_trigger=uaccess-probe
 
 out=$BUILD/proof-$ARCH
+[ -d "$out" ] && chmod -R u+w "$out"
 rm -rf "$out"
 mkdir -p "$out/root"
 console=$out/console.log
 
-# --- /init: built by 'make proof-init ARCH=...' (qemu-image/proof-init.sh)
+# --- /init: built by 'make proof-init-ARCH' (qemu-image/proof-init.sh)
 init=$BUILD/proof-init-$ARCH/init
-[ -x "$init" ] || die "no /init at $init: run 'make proof-init ARCH=$ARCH'"
+[ -x "$init" ] || die "no /init at $init: run 'make proof-init-$ARCH'"
 cp "$init" "$out/root/init"
 
 # --- the probe definitions -----------------------------------------------

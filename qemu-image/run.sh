@@ -9,8 +9,10 @@
 #                       in it (make shell); 'exit' powers the guest off
 #
 # Environment: ARCH (qemu-image/arch/default), KCC (clang; gcc boots the
-# GCC kernel), TESTS
-# (comma-separated tests/*.sh names), VM_TIMEOUT (seconds, default 900).
+# GCC kernel), TESTS (comma-separated tests/*.sh names), VM_TIMEOUT
+# (seconds, default 900; a day for the shell), VM_APPEND (more kernel
+# parameters).  The root file system and the payload disk must be built
+# (make rootfs payload).
 #
 # The guest prints TAP on its results channel and leaves QEMU through the
 # exit device: status 33 means every test passed, 35 that some failed.
@@ -64,13 +66,13 @@ QEMU_ROOTFS=$rootfs
 QEMU_PAYLOAD=$payload
 QEMU_WHAT=$mode
 if [ "$mode" = shell ]; then
-	timeout=${VM_TIMEOUT:-86400}
-	info QEMU "$ARCH shell, $(
-		[ "$QEMU_KVM" = yes ] && [ -w /dev/kvm ] && echo kvm || echo tcg); Ctrl-A X leaves QEMU" >&2
 	accel=tcg
-	[ "${UACCESS_ACCEL:-auto}" != tcg ] && [ "$QEMU_KVM" = yes ] &&
-		[ -r /dev/kvm ] && [ -w /dev/kvm ] && accel=kvm
-	qemu_boot "$out" "$accel" "$timeout" "$KOBJ/kernel-image" "$cmdline"
+	if [ "${UACCESS_ACCEL:-auto}" != tcg ] && [ "$QEMU_KVM" = yes ] &&
+		[ -r /dev/kvm ] && [ -w /dev/kvm ]; then
+		accel=kvm
+	fi
+	info QEMU "$ARCH shell, $accel; 'exit' in the guest or Ctrl-A X leaves QEMU" >&2
+	qemu_boot "$out" "$accel" "${VM_TIMEOUT:-86400}" "$KOBJ/kernel-image" "$cmdline"
 	exit 0
 fi
 

@@ -110,28 +110,28 @@ load_generation "$KGEN"
 load_arch "$ARCH"
 
 # Build folders.  The default generation's have no suffix, another
-# generation's end in -GEN: build/linux-GEN, build/kernel-GEN-ARCH...
+# generation's name it: build/linux-GEN, build/kernel-GEN-ARCH...
 GEN_TAG=
 [ "$KGEN" = "$(cat "$GEN_DIR/default")" ] || GEN_TAG=-$KGEN
 TREE=$BUILD/linux$GEN_TAG
 # KCC=gcc: the kernel built with GCC 12 and the user_dwarf plugin
 # (KCONFIGS_GCC) in its own folder, instead of clang.
-# KVARIANT names its build folders (kernel-, payload-, vm-).
 KCC=${KCC:-clang}
 case $KCC in
-clang) KVARIANT=$ARCH ;;
-gcc) KVARIANT=$ARCH-gcc ;;
+clang | gcc) ;;
 *) die "unsupported KCC=$KCC (clang, gcc)" ;;
 esac
-# kobj KCC: the build folder of this generation and architecture's
-# kernel built by KCC.
-kobj() {
-	case $1 in
-	gcc) printf '%s\n' "$BUILD/kernel$GEN_TAG-$ARCH-gcc" ;;
-	*) printf '%s\n' "$BUILD/kernel$GEN_TAG-$ARCH" ;;
-	esac
+# variant KCC: what names the build folders (kernel-, payload-, vm-) of
+# this generation and architecture's kernel built by KCC: x86_64,
+# x86_64-gcc, 6.12-x86_64...
+variant() {
+	_var=${GEN_TAG#-}${GEN_TAG:+-}$ARCH
+	[ "$1" = gcc ] && _var=$_var-gcc
+	printf '%s\n' "$_var"
 }
-KOBJ=$(kobj "$KCC")
+kobj() { printf '%s\n' "$BUILD/kernel-$(variant "$1")"; }
+KVARIANT=$(variant "$KCC")
+KOBJ=$BUILD/kernel-$KVARIANT
 PERF_OUT=$BUILD/perf$GEN_TAG
 PERF=$PERF_OUT/perf
 # The stock perf: built from the tree without the series (tag "base").

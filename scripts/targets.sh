@@ -88,31 +88,67 @@ sed '/^KIMAGE=/d' "$t/arch/riscv64.conf" >"$t/arch/riscv64-broken.conf"
 rejects() {
 	_desc=$1 _want=$2
 	shift 2
-	UACCESS_ARCH_DIR=$t/arch "$@" >"$BUILD/targets.out" 2>&1
+	"$@" >"$BUILD/targets.out" 2>&1
 	_rc=$?
 	if [ "$_rc" -ne 0 ] && grep -qF -- "$_want" "$BUILD/targets.out"; then
-		tap_ok "riscv64: $_desc"
+		tap_ok "$_desc"
 	else
-		tap_not_ok "riscv64: $_desc"
+		tap_not_ok "$_desc"
 		printf 'exit status %s, wanted a failure saying: %s\n' "$_rc" "$_want" | tap_diag
 		tap_diag <"$BUILD/targets.out"
 	fi
 }
+riscv="env UACCESS_ARCH_DIR=$t/arch"
 
 (ARCH_DIR=$t/arch && load_arch riscv64) >"$BUILD/targets.out" 2>&1
 tap_result $? "riscv64: a descriptor is all it takes to be an architecture" ||
 	tap_diag <"$BUILD/targets.out"
-rejects "a descriptor without a field is refused, naming it" \
-	"riscv64-broken.conf does not set: KIMAGE" env ARCH=riscv64-broken sh "$TOP/scripts/kernel.sh"
-rejects "an unknown architecture is refused, naming the known ones" \
-	"no architecture 'arm64'" env ARCH=arm64 sh "$TOP/scripts/kernel.sh"
-rejects "the proof suite names the missing system call entry" \
-	"qemu-image/proof/syscall.h has no system call entry for __riscv" \
-	env ARCH=riscv64 sh "$TOP/qemu-image/proof.sh"
-rejects "the VM suite says it has none" "ARCH=riscv64 has no VM suite" \
-	env ARCH=riscv64 sh "$TOP/qemu-image/run.sh"
-rejects "the root file system names DEB_ARCH" "DEB_ARCH is empty" \
-	env ARCH=riscv64 sh "$TOP/qemu-image/rootfs.sh"
-rejects "KCC=gcc names KCC_GCC" "KCC_GCC is empty" \
-	env ARCH=riscv64 KCC=gcc sh "$TOP/scripts/kernel.sh"
+# shellcheck disable=SC2086 # $riscv is a command prefix
+{
+	rejects "riscv64: a descriptor without a field is refused, naming it" \
+		"riscv64-broken.conf does not set: KIMAGE" \
+		$riscv ARCH=riscv64-broken sh "$TOP/scripts/kernel.sh"
+	rejects "riscv64: an unknown architecture is refused, naming the known ones" \
+		"no architecture 'arm64'" $riscv ARCH=arm64 sh "$TOP/scripts/kernel.sh"
+	rejects "riscv64: the proof suite names the missing system call entry" \
+		"qemu-image/proof/syscall.h has no system call entry for __riscv" \
+		$riscv ARCH=riscv64 sh "$TOP/qemu-image/proof.sh"
+	rejects "riscv64: the proof /init names the missing system call entry" \
+		"qemu-image/proof/syscall.h has no system call entry for __riscv" \
+		$riscv ARCH=riscv64 sh "$TOP/qemu-image/proof-init.sh"
+	rejects "riscv64: the VM suite says it has none" "ARCH=riscv64 has no VM suite" \
+		$riscv ARCH=riscv64 sh "$TOP/qemu-image/run.sh"
+	rejects "riscv64: the root file system names DEB_ARCH" "DEB_ARCH is empty" \
+		$riscv ARCH=riscv64 sh "$TOP/qemu-image/rootfs.sh"
+	rejects "riscv64: KCC=gcc names KCC_GCC" "KCC_GCC is empty" \
+		$riscv ARCH=riscv64 KCC=gcc sh "$TOP/scripts/kernel.sh"
+}
+# A second kernel generation, as HACKING.md's recipe makes it: its
+# descriptor (and series folders, which only 'make tree' reads).
+mkdir -p "$t/gen"
+cp "$GEN_DIR"/*.conf "$GEN_DIR/default" "$t/gen/"
+sed -e 's/^KGEN_NAME=.*/KGEN_NAME=6.12/' \
+	-e 's/^SRC_PKG=.*/SRC_PKG=uaccess-probe-no-such-package/' \
+	-e 's|^SRC_TARBALL=.*|SRC_TARBALL=/nonexistent/linux-source-6.12.tar.xz|' \
+	-e 's|^KSERIES=.*|KSERIES=kernel/6.12|' \
+	-e 's|^PSERIES=.*|PSERIES=tools-perf-patches/6.12|' \
+	"$GEN_DIR/$(cat "$GEN_DIR/default").conf" >"$t/gen/6.12.conf"
+got=$(UACCESS_GEN_DIR=$t/gen KGEN=6.12 sh -c '. "$0"; kobj gcc; echo "$TREE $KOBJ $PERF $STOCK_PERF $KSERIES"' \
+	"$TOP/scripts/lib.sh" 2>&1 | tr '\n' ' ')
+want="$BUILD/kernel-6.12-$ARCH-gcc $BUILD/linux-6.12 $BUILD/kernel-6.12-$ARCH $BUILD/perf-6.12/perf $BUILD/perf-6.12-stock/perf kernel/6.12 "
+if [ "$got" = "$want" ]; then
+	tap_ok "6.12: a descriptor is all it takes to be a kernel generation, with build folders of its own"
+else
+	tap_not_ok "6.12: a descriptor is all it takes to be a kernel generation, with build folders of its own"
+	printf 'expected: %s\ngot:      %s\n' "$want" "$got" | tap_diag
+fi
+gen="env UACCESS_GEN_DIR=$t/gen"
+# shellcheck disable=SC2086 # $gen is a command prefix
+{
+	rejects "6.12: make tree names the source package to install" \
+		"install it with 'apt-get install uaccess-probe-no-such-package'" \
+		$gen KGEN=6.12 sh "$TOP/scripts/tree.sh"
+	rejects "6.12: an unknown generation is refused, naming the known ones" \
+		"no kernel generation '5.10'" $gen KGEN=5.10 sh "$TOP/scripts/tree.sh"
+}
 tap_done
