@@ -88,5 +88,64 @@ else
 	tap_not_ok "perf probe -D 'do_sys_openat2 filename:string' reads user memory"
 	tap_diag </tmp/kernel-tags.$$
 fi
-rm -f /tmp/kernel-tags.$$
+
+# 6. Cases of the perf series on this real kernel, each with what the stock
+# perf prints (the bug) and what the patched perf must print, and how many
+# lines of its stderr must match a pattern:
+#   id | spec | stock stdout (ERE, or "error") | patched stdout (ERE) | stderr ERE | count
+# The GCC kernel (make kernel-gcc) has cases of its own, "gcc:" ids.
+GCC_KOBJ=$(kobj gcc)
+while IFS='|' read -r id spec stock want errpat count; do
+	case $id in '' | '#'*) continue ;; esac
+	vmlinux=$KOBJ/vmlinux
+	case $id in
+	gcc:*)
+		vmlinux=$GCC_KOBJ/vmlinux
+		if [ ! -f "$vmlinux" ]; then
+			tap_skip "$id" "no GCC kernel at $GCC_KOBJ (make kernel-gcc)"
+			continue
+		fi
+		;;
+	esac
+	offline_perf "$env" "$PERF" probe -k "$vmlinux" -D "$spec" \
+		>/tmp/kernel-tags.$$ 2>/tmp/kernel-tags-err.$$
+	rc=$?
+	n=$(grep -Ec -- "$errpat" /tmp/kernel-tags-err.$$)
+	if [ "$rc" -eq 0 ] && grep -Eq -- "$want" /tmp/kernel-tags.$$ && [ "$n" -eq "$count" ]; then
+		tap_ok "$id: perf probe -D '$spec'"
+	else
+		tap_not_ok "$id: perf probe -D '$spec'"
+		{ echo "want: $want, $count stderr line(s) matching '$errpat'; exit $rc, $n"
+			head -n 3 /tmp/kernel-tags.$$; head -n 6 /tmp/kernel-tags-err.$$; } | tap_diag
+	fi
+	if [ ! -x "$STOCK_PERF" ]; then
+		tap_skip "$id: stock perf" "no stock perf at $STOCK_PERF (make perf-stock)"
+		continue
+	fi
+	offline_perf "$env" "$STOCK_PERF" probe -k "$vmlinux" -D "$spec" >/tmp/kernel-tags.$$ 2>&1
+	rc=$?
+	if { [ "$stock" = error ] && [ "$rc" -ne 0 ]; } ||
+		{ [ "$stock" != error ] && [ "$rc" -eq 0 ] && grep -Eq -- "$stock" /tmp/kernel-tags.$$; }; then
+		tap_ok "$id: stock perf prints what the case says"
+	else
+		tap_not_ok "$id: stock perf prints what the case says"
+		{ echo "stock: $stock; exit $rc"; head -n 3 /tmp/kernel-tags.$$; } | tap_diag
+	fi
+done <<'EOF_CASES'
+# a CU without any __user type (lib/rbtree.c) in a tagged kernel: no warning
+rbtree|rb_erase node->rb_right->rb_left|rb_left=\+16\(\+8\(%di\)\)|rb_left=\+16\(\+8\(%di\)\)|[Ww]arning|0
+# 23 inlined instances of user_path_at(), one warning
+once|user_path_at name:string@kernel|name_string@kernel=%r14:string@kernel|name_string=\+0\(%r14\):string|@kernel reads name|1
+# DW_OP_fbreg/DW_OP_bregN, DW_OP_stack_value: the offset folds into the member
+stack_value|cp_new_stat stat->size|size=\+56\(\+144\(%sp\)\)|size=\+200\(%sp\):s64|[Ww]arning|0
+stack_value_bp|sched_copy_attr attr->sched_policy|sched_policy=\+4\(-96\(%bp\)\)|sched_policy=-92\(%bp\)|[Ww]arning|0
+# a bit field at DW_AT_data_bit_offset, through a __user pointer
+bitfield|perf_copy_attr uattr->disabled|error|disabled=\+u40\(%di\):b1@0/8|[Ww]arning|0
+# ustring of a char array in a kernel struct
+ustring_array|do_filp_open pathname->iname:ustring|iname=\+32\(%si\):ustring|iname=\+32\(%si\):ustring|array in kernel memory|1
+# GCC: a __user pointer that is another register plus an offset (inlined
+# put_timespec64(&uit->it_value) in put_itimerspec64())
+gcc:stack_value_user|put_timespec64 uts->tv_nsec@user|tv_nsec=\+u8\(\+16\(%bp\)\)|put_itimerspec64\+[0-9]+ tv_nsec=\+u24\(%bp\):s64|[Ww]arning|0
+EOF_CASES
+rm -f /tmp/kernel-tags.$$ /tmp/kernel-tags-err.$$
 tap_done

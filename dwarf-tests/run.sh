@@ -231,11 +231,16 @@ check_case() {
 		;;
 	*)
 		_sub=
+		_once=
 		_exp=$_want
 		case $_want in
 		*' && stderr:'*)
 			_exp=$(trim "${_want%% && stderr:*}")
 			_sub=$(trim "${_want#* && stderr:}")
+			;;
+		*' && once:'*)
+			_exp=$(trim "${_want%% && once:*}")
+			_once=$(trim "${_want#* && once:}")
 			;;
 		esac
 		_exp=$(printf '%s\n' "$_exp" | normalize)
@@ -245,6 +250,9 @@ check_case() {
 		fi
 		[ "$RC" -eq 0 ] && [ "$_got" = "$_exp" ] || _good=0
 		if [ -n "$_sub" ] && ! grep -qiF -- "$_sub" "$ERR"; then
+			_good=0
+		fi
+		if [ -n "$_once" ] && [ "$(grep -ciF -- "$_once" "$ERR")" -ne 1 ]; then
 			_good=0
 		fi
 		;;
@@ -304,7 +312,11 @@ run_cases() {
 		*",$cc,"* | *',*,'*) ;;
 		*) continue ;;
 		esac
-		[ "$target" = "=" ] && target=$stock
+		# "=" is the stock column; "= && ..." adds a stderr check to it
+		case $target in
+		=) target=$stock ;;
+		'= &&'*) target="$stock ${target#=}" ;;
+		esac
 		want=$target
 		[ "$EXPECT" = stock ] && want=$stock
 		opt=${args%% *}
@@ -321,7 +333,7 @@ run_cases() {
 			continue
 			;;
 		esac
-		if [ ! -f "$HERE/tracefs/$readme/README" ]; then
+		if [ "$readme" != none ] && [ ! -f "$HERE/tracefs/$readme/README" ]; then
 			not_ok "$desc"
 			diag "cases.txt:$lineno: no README variant tracefs/$readme"
 		elif [ ! -f "$HERE/fixtures/$fx.c" ] && [ ! -f "$HERE/fixtures/$fx.S" ]; then

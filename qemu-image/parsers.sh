@@ -141,7 +141,14 @@ expect "proof: no trace" "$(pv notrace 0)" "the guest printed no trace"
 # Each event of a recorded run, as the host judges it.
 (TAP_STATE='' && ARCH=recorded && proof_judge "$rec/proof/events" "$rec/proof/probes" \
 	"$tmp/trace-good.txt") >"$tmp/judge-good.tap"
-expect "proof judge: a good run, every event right" "$(tap_count "$tmp/judge-good.tap")" "5 0 0"
+expect "proof judge: a good run, every event right (and two definitions that failed)" \
+	"$(tap_count "$tmp/judge-good.tap")" "6 2 0"
+expect "proof judge: a perf that must not define a probe and does not" \
+	"$(grep -c "^ok .*stock 'probe_user_struct pt->mode' makes no definition" "$tmp/judge-good.tap")" 1
+expect "proof judge: a perf that must not define a probe and does" \
+	"$(grep -c "^not ok .*stock 'probe_user_struct pt->flags' makes no definition" "$tmp/judge-good.tap")" 1
+expect "proof judge: a perf that made no definition where it must" \
+	"$(grep -c "^not ok .*'do_sched_setscheduler param->x' makes a definition" "$tmp/judge-good.tap")" 1
 expect "proof judge: init's hits only (a kworker's are ignored)" \
 	"$(grep -c 'patched .do_sys_openat2 filename:string.* records "/uaccess-probe/opened-by-init": got filename_string="/uaccess-probe/opened-by-init"' "$tmp/judge-good.tap")" 1
 expect "proof judge: a stock kernel read of user memory records something else" \
@@ -166,6 +173,6 @@ expect "proof judge: 'any' passes on any value" \
 # shellcheck disable=SC2034 # read by the library
 (TAP_STATE='' && ARCH=recorded && proof_judge "$rec/proof/events" "$rec/proof/probes" \
 	"$tmp/trace-silent.txt") >"$tmp/judge-silent.tap"
-expect "proof judge: nothing recorded, every event fails" \
-	"$(tap_count "$tmp/judge-silent.tap")" "0 5 0"
+expect "proof judge: nothing recorded, every event that must fire fails" \
+	"$(tap_count "$tmp/judge-silent.tap")" "1 7 0"
 tap_done

@@ -7,6 +7,9 @@
 #   vmlinux             the kernel's DWARF, for perf probe
 #   modules/            modules_install of the kernel
 #   ftrace/             the tree's tools/testing/selftests/ftrace
+#   perf-core/tests/    perf's shell tests, for 'perf test' (PERF_EXEC_PATH)
+#   src/, src-root      the sources 'perf probe -L' of perf's tests reads,
+#                       and the tree's path, where the DWARF says they are
 #   guest/, tests/      stage 2, the demo and the tests; guest/tap.sh is
 #                       the test library, scripts/tap.sh
 #   known-failures.txt
@@ -41,6 +44,11 @@ kmake -s INSTALL_MOD_PATH="$dir/modules" modules_install \
 	>"$LOGS/modules_install-$ARCH.log" 2>&1 ||
 	die "modules_install failed (log: $LOGS/modules_install-$ARCH.log)"
 cp -R "$TREE/tools/testing/selftests/ftrace" "$dir/ftrace"
+mkdir -p "$dir/perf-core/tests" "$dir/src/fs"
+cp -R "$TREE/tools/perf/tests/shell" "$dir/perf-core/tests/shell"
+# perf's vfs_getname tests find their probe line with perf probe -L
+cp "$TREE/fs/namei.c" "$dir/src/fs/namei.c"
+printf '%s\n' "$TREE" >"$dir/src-root"
 cp -R "$here/guest" "$here/tests" "$here/known-failures.txt" "$dir/"
 cp "$TOP/scripts/tap.sh" "$dir/guest/tap.sh"
 

@@ -106,6 +106,13 @@ add_event() {
 perf_event() {
 	def=$(define "$2" "$3" "${7:-}" | grep '^p:') || def=
 	sites=$(printf '%s' "$def" | grep -c '^p:') || sites=0
+	if [ "$4" = nodef ]; then
+		# This perf must not be able to define it at all
+		[ "$sites" -eq 0 ] && must=nodef-ok || must=nodef-bad
+		printf '%s\t%s\t%s\t%s\n' "$1" "$must" "$5" \
+			"$6 '$3' makes no definition" >>"$events"
+		return
+	fi
 	if [ "$sites" -eq 0 ]; then
 		printf '%s\t%s\t%s\t%s\n' "$1" "none" "$5" \
 			"$6 '$3' makes a definition (see perf's errors below)" >>"$events"
@@ -150,6 +157,10 @@ while IFS='	' read -r how key where spec; do
 	kernel)
 		perf_event "c${n}_patched" "$PERF" "$spec" right "$val" "patched" "$ko"
 		perf_event "c${n}_stock" "$perf_stock" "$spec" right "$val" "stock" "$ko"
+		;;
+	new)
+		perf_event "c${n}_patched" "$PERF" "$spec" right "$val" "patched" "$ko"
+		perf_event "c${n}_stock" "$perf_stock" "$spec" nodef "$val" "stock" "$ko"
 		;;
 	right | wrong)
 		add_event "c$n" "$how" "$val" "'${spec#EVENT }'" "$(printf '%s\n' "$spec" |

@@ -73,9 +73,9 @@ kern='\+[0-9]+'
 reg='%[a-z0-9]+'
 check 'probe_user_string path:string' \
 	"path_string=${user}\\($reg\\):string" "a user string"
-check 'probe_user_struct pt->x pt->y pt->z' \
-	"x=${user}\\($reg\\):s32 y=${user}\\($reg\\):s32 z=${user}\\($reg\\):s64" \
-	"members through a user pointer"
+check 'probe_user_struct pt->x pt->y pt->z pt->mode' \
+	"x=${user}\\($reg\\):s32 y=${user}\\($reg\\):s32 z=${user}\\($reg\\):s64 mode=${user}\\($reg\\):b7@[0-9]+/[0-9]+" \
+	"members and a bit field through a user pointer"
 check 'probe_user_argv a0=argv[0]:string a1=argv[1]:string' \
 	"a0=${user}\\(${user}\\($reg\\)\\):string a1=${user}\\(${user}\\($reg\\)\\):string" \
 	"user strings from a user array"
@@ -94,7 +94,7 @@ check 'probe_user_buffer len' "len=$reg:x64" "a length next to a void __user buf
 
 trigger
 expect probe_user_string "path_string=\"$str\"" "the user string"
-expect probe_user_struct "x=-7 y=42 z=1099511627776" "the user struct's members"
+expect probe_user_struct "x=-7 y=42 z=1099511627776 mode=99" "the user struct's members"
 expect probe_user_argv "a0=\"probe-user\" a1=\"$str\"" "both user strings"
 expect probe_user_kstruct "kname=\"kernel-name\" uname=\"$str\" len=$len" \
 	"the kernel string, the user string and the length"
