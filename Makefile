@@ -1,18 +1,36 @@
 # SPDX-License-Identifier: GPL-2.0
-# uaccess-probe: this Makefile only wires the steps together; each step is
-# a script in scripts/, qemu-image/ or dwarf-tests/.  See README.md.
+# uaccess-probe: the Makefile owns every build; each recipe is one step in
+# scripts/ or qemu-image/ (see README.md, HACKING.md).  The test suites
+# (scripts/check.sh) only test what these targets built.
 #
 #   make demo     build what is missing, boot the patched kernel, trace
 #   make check    every test, host and VM; ends with "N passed, N failed, ..."
+#
+# Folders: kernel/ (kernel series, config fragments, kernel generation
+# descriptors), tools-perf-patches/ (perf series), dwarf-tests/ (DWARF
+# fixtures, the GCC plugin's suites, the kernel's tags), qemu-image/ (the
+# guest, the VM and proof suites, architecture descriptors), scripts/
+# (build steps, the test library), bench/.
 
 SHELL := /bin/sh
 STEP := sh scripts/step.sh
+BUILD := build
 
-.PHONY: help deps tree kernel kernel-gcc perf rootfs demo check check-host \
-	check-vm check-gcc export-series timings bench bench-gcc-plugin clean
+.PHONY: help deps tree kernel kernel-gcc perf perf-stock rootfs payload \
+	payload-gcc gcc-objects clang-objects dwarf-marks proof-init demo shell \
+	check check-host check-vm check-gcc export-series timings bench \
+	bench-gcc-plugin clean
 
 help:
 	@sed -n '/^    make deps/,/^$$/p' README.md
+
+# The architectures whose descriptor (qemu-image/arch/ARCH.conf) runs the
+# proof suite, and the kernel objects of the GCC plugin's suites.
+PROOF_ARCHES := $(patsubst qemu-image/arch/%.conf,%,\
+	$(shell grep -l '^ARCH_SUITES=.*proof' qemu-image/arch/*.conf))
+PROOF_SUITES := $(addprefix proof-,$(PROOF_ARCHES))
+PLUGIN_OBJECTS := $(shell sed -e 's/\#.*//' -e '/^[[:space:]]*$$/d' \
+	dwarf-tests/gcc-plugin/objects.txt)
 
 deps:
 	@$(STEP) deps sh scripts/deps.sh
@@ -26,32 +44,81 @@ kernel: tree
 kernel-gcc: tree
 	@KCC=gcc $(STEP) kernel-gcc sh scripts/kernel.sh
 
+# The kernel of another architecture: make kernel-s390x
+kernel-%: tree
+	@ARCH=$* $(STEP) kernel-$* sh scripts/kernel.sh
+
 perf: tree
 	@$(STEP) perf sh scripts/perf.sh
 
+# The stock perf (the tree without the series): what the stock columns,
+# the proof suite and the benchmark compare with.
+perf-stock: tree
+	@$(STEP) perf-stock sh scripts/perf-stock.sh
+
+# The objects of dwarf-tests/gcc-plugin/objects.txt and the plugin, by
+# Kbuild: in the GCC kernel's folder, and in the clang kernel's.
+gcc-objects: tree
+	@KCC=gcc KTARGETS="scripts $(PLUGIN_OBJECTS)" $(STEP) gcc-objects \
+		sh scripts/kernel.sh
+
+clang-objects: tree
+	@KTARGETS="$(PLUGIN_OBJECTS)" $(STEP) clang-objects sh scripts/kernel.sh
+
+# The DWARF dumper of the GCC plugin's suites.
+dwarf-marks: $(BUILD)/gcc-plugin/dwarf-marks
+
+$(BUILD)/gcc-plugin/dwarf-marks: dwarf-tests/gcc-plugin/dwarf-marks.c
+	@mkdir -p $(@D)
+	@$(STEP) dwarf-marks cc -O2 -Wall -o $@ $< -ldw -lelf
+
 rootfs: deps
 	@$(STEP) rootfs sh qemu-image/rootfs.sh >/dev/null
+
+# The guest's payload disk: perf, the kernel and its modules, the guest
+# scripts and tests.
+payload: kernel perf rootfs
+	@$(STEP) payload sh qemu-image/payload.sh
+
+payload-gcc: kernel-gcc perf rootfs
+	@KCC=gcc $(STEP) payload-gcc sh qemu-image/payload.sh
+
+# The proof suite's /init for an architecture: make proof-init-s390x
+proof-init: $(addprefix proof-init-,$(PROOF_ARCHES))
+
+proof-init-%: kernel-%
+	@ARCH=$* $(STEP) proof-init-$* sh qemu-image/proof-init.sh
 
 begin-%:
 	@sh scripts/timings.sh --begin $*
 
 # The demo's session is shown as it runs; its TAP is kept in build/demo.tap.
-demo: begin-demo kernel perf
+demo: begin-demo payload
 	@sh qemu-image/run.sh demo >build/demo.tap
 
+# A root shell in the guest, on this terminal (KCC=gcc: the GCC kernel).
+shell: payload$(if $(filter gcc,$(KCC)),-gcc)
+	@sh qemu-image/run.sh shell
+
 GCC_SUITES := gcc-codegen gcc-clang gcc-notags gcc-dwarf gcc-stock
+HOST_SUITES := lint targets parsers patches series dwarf dwarf-stock
+VM_SUITES := kernel-dwarf vm vm-gcc runner $(PROOF_SUITES)
+HOST_BUILDS := tree perf perf-stock
+GCC_BUILDS := $(HOST_BUILDS) gcc-objects clang-objects dwarf-marks
+VM_BUILDS := kernel kernel-gcc perf perf-stock payload payload-gcc \
+	$(addprefix kernel-,$(PROOF_ARCHES)) proof-init
 
-check: begin-check kernel kernel-gcc perf
-	@sh scripts/check.sh lint patches series dwarf dwarf-stock kernel-dwarf \
-		$(GCC_SUITES) vm vm-gcc runner s390x
+check: begin-check $(HOST_BUILDS) $(VM_BUILDS) $(GCC_BUILDS)
+	@sh scripts/check.sh $(HOST_SUITES) kernel-dwarf $(GCC_SUITES) \
+		vm vm-gcc runner $(PROOF_SUITES)
 
-check-host: tree perf
-	@sh scripts/check.sh lint patches series dwarf dwarf-stock
+check-host: $(HOST_BUILDS)
+	@sh scripts/check.sh $(HOST_SUITES)
 
-check-vm: kernel kernel-gcc perf
-	@sh scripts/check.sh kernel-dwarf vm vm-gcc runner s390x
+check-vm: $(VM_BUILDS)
+	@sh scripts/check.sh $(VM_SUITES)
 
-check-gcc: tree perf
+check-gcc: $(GCC_BUILDS)
 	@sh scripts/check.sh $(GCC_SUITES)
 
 export-series:
@@ -60,11 +127,11 @@ export-series:
 timings:
 	@sh scripts/timings.sh
 
-bench: kernel perf
+bench: kernel perf perf-stock
 	@sh bench/perf-probe-definitions.sh
 
-bench-gcc-plugin: tree
-	@sh user-dwarf/compare.sh cost
+bench-gcc-plugin: gcc-objects
+	@sh dwarf-tests/gcc-plugin/compare.sh cost
 
 clean:
 	rm -rf build

@@ -3,10 +3,12 @@
 #
 # What does the __user detection cost perf probe?  Runs 'perf probe -D'
 # for every spec in bench/probes.txt, in one process, on the built
-# vmlinux, with the patched perf and with perf built from the unpatched
-# tree (base), under callgrind, and prints both instruction counts and
-# the ratio.  Instruction counts do not depend on the machine's load.
+# vmlinux, with the patched perf and with the stock perf (built from the
+# tree without the series), under callgrind, and prints both instruction
+# counts and the ratio.  Instruction counts do not depend on the machine's load.
 # Host-side and offline: -D only, README from a fixture (no tracefs).
+# Not a test suite: it prints figures, not TAP (RECORD=1: and adds them
+# to bench/measured.md).
 set -eu
 here=$(CDPATH='' cd -- "$(dirname -- "$0")" && pwd)
 # shellcheck source=../scripts/lib.sh
@@ -17,17 +19,13 @@ vmlinux=$KOBJ/vmlinux
 [ -x "$PERF" ] || die "no $PERF: run 'make perf'"
 command -v valgrind >/dev/null || die "valgrind not found: run 'make deps'"
 
-# perf from the unpatched tree
-base_out=$BUILD/perf-base
-sh "$TOP/scripts/perf-base.sh" >&2
+[ -x "$STOCK_PERF" ] || die "no $STOCK_PERF: run 'make perf-stock'"
 
-# A tracing README that says "user access supported", so that both perfs
-# take the same path whatever the host kernel is.
+# The guest kernel's tracing README (scripts/offline-perf.sh), so that
+# both perfs take the same path whatever the host kernel is.
 fake=$(mktemp -d)
-trap 'rm -rf "$fake"' EXIT
-printf '%s\n' '  +|-[u]<offset>(<fetcharg>), \imm-value, \"imm-string"' \
-	'  type: s8/16/32/64, u8/16/32/64, x8/16/32/64, string, symbol, ustring' >"$fake/README"
-mkdir -p "$fake/debugfs"
+trap 'chmod -R u+w "$fake"; rm -rf "$fake"' EXIT
+offline_perf_env "$fake/env" "$TOP/$TRACEFS_README"
 
 set --
 n=0
@@ -40,19 +38,20 @@ done <"$here/probes.txt"
 count() { # perf args...
 	p=$1
 	shift
-	TRACEFS_PATH=$fake DEBUGFS_PATH=$fake/debugfs PERF_CONFIG=/dev/null \
-		valgrind --tool=callgrind --callgrind-out-file="$fake/cg.out" \
+	offline_perf "$fake/env" valgrind --tool=callgrind --callgrind-out-file="$fake/cg.out" \
 		"$p" probe -q -k "$vmlinux" "$@" >"$fake/defs" 2>"$fake/vg.err" ||
 		{ tail -n 20 "$fake/vg.err" >&2; die "$p probe failed under callgrind"; }
 	sed -n 's/^summary: //p' "$fake/cg.out"
 }
-stock=$(count "$base_out/perf" "$@")
+stock=$(count "$STOCK_PERF" "$@")
 cp "$fake/defs" "$fake/defs.stock"
 patched=$(count "$PERF" "$@")
-printf 'machine: %s, %s CPUs; %s probes; vmlinux %s\n' "$(uname -m)" "$(ncpus)" "$n" "$vmlinux"
-printf 'instructions, unpatched perf: %s\n' "$stock"
-printf 'instructions, patched perf:   %s\n' "$patched"
-awk -v a="$stock" -v b="$patched" 'BEGIN {
-	printf "ratio patched/unpatched:     %.4f (%+.2f%%; target: at most +1%%)\n", b / a, (b - a) * 100 / a }'
-echo "definitions that changed (unpatched < > patched):"
-diff "$fake/defs.stock" "$fake/defs" | grep '^[<>]' || echo "  none"
+{
+	printf 'machine: %s, %s CPUs; %s probes; vmlinux %s\n' "$(uname -m)" "$(ncpus)" "$n" "$vmlinux"
+	printf 'instructions, stock perf:     %s\n' "$stock"
+	printf 'instructions, patched perf:   %s\n' "$patched"
+	awk -v a="$stock" -v b="$patched" 'BEGIN {
+		printf "ratio patched/stock:         %.4f (%+.2f%%; target: at most +1%%)\n", b / a, (b - a) * 100 / a }'
+	echo "definitions that changed (stock < > patched):"
+	diff "$fake/defs.stock" "$fake/defs" | grep '^[<>]' || echo "  none"
+} | record "make bench: what the __user detection costs perf probe -D"

@@ -6,35 +6,27 @@
 # DW_TAG_LLVM_annotation btf_type_tag "user" (kernel/ patch 1,
 # CONFIG_DEBUG_INFO_TYPE_TAGS), which is what the patched perf reads.
 # Checked with llvm-dwarfdump on fs/open.o and on vmlinux, and with
-# perf probe -D on vmlinux.  TAP; ends with "N passed, N failed".
+# perf probe -D on vmlinux (offline, scripts/offline-perf.sh).  TAP.
 #
-#   KOBJ=build/kernel-x86_64 PERF=build/perf/perf dwarf-tests/kernel-tags.sh
+#   dwarf-tests/kernel-tags.sh     the kernel and perf of scripts/lib.sh:
+#                                  ARCH, KGEN, KCC select them
 set -u
-top=$(cd "$(dirname -- "$0")/.." && pwd)
-KOBJ=${KOBJ:-$top/build/kernel-${ARCH:-x86_64}}
-PERF=${PERF:-$top/build/perf/perf}
+. "$(dirname -- "$0")/../scripts/lib.sh"
 DWARFDUMP=${DWARFDUMP:-llvm-dwarfdump-16}
-pass=0
-fail=0
-
-ok() { pass=$((pass + 1)); echo "ok $((pass + fail)) - $*"; }
-not_ok() { fail=$((fail + 1)); echo "not ok $((pass + fail)) - $*"; }
-diag() { sed 's/^/#   /'; }
-finish() { echo "1..$((pass + fail))"; echo "$pass passed, $fail failed"; [ "$fail" -eq 0 ]; exit; }
-
+tap_begin
 for f in "$KOBJ/.config" "$KOBJ/vmlinux" "$KOBJ/fs/open.o" "$PERF"; do
-	[ -e "$f" ] || { not_ok "$f exists (run 'make kernel perf')"; finish; }
+	[ -e "$f" ] || tap_bail "$f does not exist (run 'make kernel perf')"
 done
-command -v "$DWARFDUMP" >/dev/null || { not_ok "$DWARFDUMP is installed (llvm-16)"; finish; }
+command -v "$DWARFDUMP" >/dev/null || tap_bail "$DWARFDUMP is not installed (llvm-16)"
 
 # 1. The configuration has DWARF and type tags, and no BTF.
 cfg=$KOBJ/.config
 if grep -qx 'CONFIG_DEBUG_INFO_TYPE_TAGS=y' "$cfg" && grep -qx 'CONFIG_DEBUG_INFO_DWARF5=y' "$cfg" &&
 	! grep -q '^CONFIG_DEBUG_INFO_BTF=y' "$cfg"; then
-	ok "the kernel is built with DWARF 5 and type tags, without BTF"
+	tap_ok "the kernel is built with DWARF 5 and type tags, without BTF"
 else
-	not_ok "the kernel is built with DWARF 5 and type tags, without BTF"
-	grep -E 'CONFIG_DEBUG_INFO_(TYPE_TAGS|DWARF5|BTF)' "$cfg" | diag
+	tap_not_ok "the kernel is built with DWARF 5 and type tags, without BTF"
+	grep -E 'CONFIG_DEBUG_INFO_(TYPE_TAGS|DWARF5|BTF)' "$cfg" | tap_diag
 fi
 
 # tags OBJ FUNC PARAM: the btf_type_tag values on PARAM's pointer type.
@@ -58,51 +50,51 @@ tags() {
 # 2-3. A __user parameter is tagged, a kernel pointer parameter is not.
 t=$(tags "$KOBJ/fs/open.o" do_sys_openat2 filename)
 if [ "$t" = user ]; then
-	ok "fs/open.o: do_sys_openat2's 'const char __user *filename' is tagged \"user\""
+	tap_ok "fs/open.o: do_sys_openat2's 'const char __user *filename' is tagged \"user\""
 else
-	not_ok "fs/open.o: do_sys_openat2's 'const char __user *filename' is tagged \"user\""
-	echo "got: '$t'" | diag
+	tap_not_ok "fs/open.o: do_sys_openat2's 'const char __user *filename' is tagged \"user\""
+	echo "got: '$t'" | tap_diag
 fi
 t=$(tags "$KOBJ/fs/open.o" do_sys_openat2 how)
 if [ -z "$t" ]; then
-	ok "fs/open.o: do_sys_openat2's 'struct open_how *how' has no tag"
+	tap_ok "fs/open.o: do_sys_openat2's 'struct open_how *how' has no tag"
 else
-	not_ok "fs/open.o: do_sys_openat2's 'struct open_how *how' has no tag"
-	echo "got: '$t'" | diag
+	tap_not_ok "fs/open.o: do_sys_openat2's 'struct open_how *how' has no tag"
+	echo "got: '$t'" | tap_diag
 fi
 
 # 4. vmlinux as a whole carries the tags.
 n=$("$DWARFDUMP" --debug-info "$KOBJ/vmlinux" | grep -c 'DW_TAG_LLVM_annotation')
 if [ "$n" -gt 1000 ]; then
-	ok "vmlinux has $n DW_TAG_LLVM_annotation DIEs"
+	tap_ok "vmlinux has $n DW_TAG_LLVM_annotation DIEs"
 else
-	not_ok "vmlinux has more than 1000 DW_TAG_LLVM_annotation DIEs (it has $n)"
+	tap_not_ok "vmlinux has more than 1000 DW_TAG_LLVM_annotation DIEs (it has $n)"
 fi
 
 # 5. perf reads them from this vmlinux: -V shows __user, -D reads user memory.
-export TRACEFS_PATH="$top/dwarf-tests/tracefs/v6.1" DEBUGFS_PATH=/nonexistent PERF_CONFIG=/dev/null
-if "$PERF" probe -k "$KOBJ/vmlinux" -V do_sys_openat2 >/tmp/kernel-tags.$$ 2>&1 &&
+env=$BUILD/kernel-tags
+offline_perf_env "$env" "$TOP/$TRACEFS_README" || tap_bail "cannot make $env"
+if offline_perf "$env" "$PERF" probe -k "$KOBJ/vmlinux" -V do_sys_openat2 >/tmp/kernel-tags.$$ 2>&1 &&
 	grep -Eq 'char __user ?\*[[:space:]]*filename' /tmp/kernel-tags.$$; then
-	ok "perf probe -V do_sys_openat2 shows 'char __user*' filename"
+	tap_ok "perf probe -V do_sys_openat2 shows 'char __user*' filename"
 else
-	not_ok "perf probe -V do_sys_openat2 shows 'char __user*' filename"
-	diag </tmp/kernel-tags.$$
+	tap_not_ok "perf probe -V do_sys_openat2 shows 'char __user*' filename"
+	tap_diag </tmp/kernel-tags.$$
 fi
-if "$PERF" probe -k "$KOBJ/vmlinux" -D 'do_sys_openat2 filename:string' >/tmp/kernel-tags.$$ 2>&1 &&
+if offline_perf "$env" "$PERF" probe -k "$KOBJ/vmlinux" -D 'do_sys_openat2 filename:string' >/tmp/kernel-tags.$$ 2>&1 &&
 	grep -Eq 'filename_string=\+u0\(%[a-z0-9]+\):string' /tmp/kernel-tags.$$; then
-	ok "perf probe -D 'do_sys_openat2 filename:string' reads user memory"
+	tap_ok "perf probe -D 'do_sys_openat2 filename:string' reads user memory"
 else
-	not_ok "perf probe -D 'do_sys_openat2 filename:string' reads user memory"
-	diag </tmp/kernel-tags.$$
+	tap_not_ok "perf probe -D 'do_sys_openat2 filename:string' reads user memory"
+	tap_diag </tmp/kernel-tags.$$
 fi
 
-# 6. Cases of the perf series on this real kernel, each with what stock perf
-# prints (the bug) and what the patched perf must print, and how many lines
-# of its stderr must match a pattern:
+# 6. Cases of the perf series on this real kernel, each with what the stock
+# perf prints (the bug) and what the patched perf must print, and how many
+# lines of its stderr must match a pattern:
 #   id | spec | stock stdout (ERE, or "error") | patched stdout (ERE) | stderr ERE | count
 # The GCC kernel (make kernel-gcc) has cases of its own, "gcc:" ids.
-STOCK_PERF=${STOCK_PERF:-$top/build/perf-base/perf}
-GCC_KOBJ=${GCC_KOBJ:-$KOBJ-gcc}
+GCC_KOBJ=$(kobj gcc)
 while IFS='|' read -r id spec stock want errpat count; do
 	case $id in '' | '#'*) continue ;; esac
 	vmlinux=$KOBJ/vmlinux
@@ -110,33 +102,34 @@ while IFS='|' read -r id spec stock want errpat count; do
 	gcc:*)
 		vmlinux=$GCC_KOBJ/vmlinux
 		if [ ! -f "$vmlinux" ]; then
-			ok "$id # SKIP no GCC kernel at $GCC_KOBJ (make kernel-gcc)"
+			tap_skip "$id" "no GCC kernel at $GCC_KOBJ (make kernel-gcc)"
 			continue
 		fi
 		;;
 	esac
-	"$PERF" probe -k "$vmlinux" -D "$spec" >/tmp/kernel-tags.$$ 2>/tmp/kernel-tags-err.$$
+	offline_perf "$env" "$PERF" probe -k "$vmlinux" -D "$spec" \
+		>/tmp/kernel-tags.$$ 2>/tmp/kernel-tags-err.$$
 	rc=$?
 	n=$(grep -Ec -- "$errpat" /tmp/kernel-tags-err.$$)
 	if [ "$rc" -eq 0 ] && grep -Eq -- "$want" /tmp/kernel-tags.$$ && [ "$n" -eq "$count" ]; then
-		ok "$id: perf probe -D '$spec'"
+		tap_ok "$id: perf probe -D '$spec'"
 	else
-		not_ok "$id: perf probe -D '$spec'"
+		tap_not_ok "$id: perf probe -D '$spec'"
 		{ echo "want: $want, $count stderr line(s) matching '$errpat'; exit $rc, $n"
-			head -n 3 /tmp/kernel-tags.$$; head -n 6 /tmp/kernel-tags-err.$$; } | diag
+			head -n 3 /tmp/kernel-tags.$$; head -n 6 /tmp/kernel-tags-err.$$; } | tap_diag
 	fi
 	if [ ! -x "$STOCK_PERF" ]; then
-		ok "$id: stock perf # SKIP no stock perf at $STOCK_PERF"
+		tap_skip "$id: stock perf" "no stock perf at $STOCK_PERF (make perf-stock)"
 		continue
 	fi
-	"$STOCK_PERF" probe -k "$vmlinux" -D "$spec" >/tmp/kernel-tags.$$ 2>&1
+	offline_perf "$env" "$STOCK_PERF" probe -k "$vmlinux" -D "$spec" >/tmp/kernel-tags.$$ 2>&1
 	rc=$?
 	if { [ "$stock" = error ] && [ "$rc" -ne 0 ]; } ||
 		{ [ "$stock" != error ] && [ "$rc" -eq 0 ] && grep -Eq -- "$stock" /tmp/kernel-tags.$$; }; then
-		ok "$id: stock perf prints what the case says"
+		tap_ok "$id: stock perf prints what the case says"
 	else
-		not_ok "$id: stock perf prints what the case says"
-		{ echo "stock: $stock; exit $rc"; head -n 3 /tmp/kernel-tags.$$; } | diag
+		tap_not_ok "$id: stock perf prints what the case says"
+		{ echo "stock: $stock; exit $rc"; head -n 3 /tmp/kernel-tags.$$; } | tap_diag
 	fi
 done <<'EOF_CASES'
 # a CU without any __user type (lib/rbtree.c) in a tagged kernel: no warning
@@ -155,4 +148,4 @@ ustring_array|do_filp_open pathname->iname:ustring|iname=\+32\(%si\):ustring|ina
 gcc:stack_value_user|put_timespec64 uts->tv_nsec@user|tv_nsec=\+u8\(\+16\(%bp\)\)|put_itimerspec64\+[0-9]+ tv_nsec=\+u24\(%bp\):s64|[Ww]arning|0
 EOF_CASES
 rm -f /tmp/kernel-tags.$$ /tmp/kernel-tags-err.$$
-finish
+tap_done

@@ -13,8 +13,9 @@
 #
 # Environment:
 #   PERF=path        perf binary (default: $TOP/build/perf/perf)
-#   EXPECT=target    check the target (patched perf) column of cases.txt
-#   EXPECT=stock     check the stock (unpatched perf) column
+#   EXPECT=patched   check the patched perf's column of cases.txt (the
+#                    column named "target" there; EXPECT=target is the same)
+#   EXPECT=stock     check the stock perf's column
 #   BUILD=dir        scratch directory (default: $TOP/build/dwarf-tests)
 #   COMPILERS=list   compilers to build the fixtures with, one worker each,
 #                    run in parallel (default: "clang-14 clang-16")
@@ -30,14 +31,21 @@
 #                    the hand-written DWARF fixtures and their cases are
 #                    skipped
 #
-# Output is TAP; the last line is "N passed, N failed, N skipped" and the
-# exit status is non-zero if and only if something failed.
+# Output is TAP (scripts/tap.sh); the last line is "N passed, N failed,
+# N skipped" and the exit status is non-zero if and only if something
+# failed.  $BUILD/results.CC keeps each compiler's records (see report()),
+# among them one "G" line per case with what perf printed, for the
+# suites that compare two runs (dwarf-tests/gcc-plugin/fixtures.sh stock).
 set -u
 
 HERE=$(CDPATH='' cd -- "$(dirname -- "$0")" && pwd)
 TOP=$(dirname -- "$HERE")
+# shellcheck source=../scripts/tap.sh
+. "$TOP/scripts/tap.sh"
+# shellcheck source=../scripts/offline-perf.sh
+. "$TOP/scripts/offline-perf.sh"
 PERF=${PERF:-$TOP/build/perf/perf}
-EXPECT=${EXPECT:-target}
+EXPECT=${EXPECT:-patched}
 BUILD=${BUILD:-$TOP/build/dwarf-tests}
 COMPILERS=${COMPILERS:-clang-14 clang-16}
 CASES=${CASES:-$HERE/cases.txt}
@@ -53,8 +61,9 @@ FIXTURE_CFLAGS="-g -gdwarf-5 -O2 -fno-inline -ffreestanding -fno-builtin \
 -fno-pic -mcmodel=kernel -mno-red-zone -fno-stack-protector \
 -fno-asynchronous-unwind-tables -fno-unwind-tables -Wall"
 
-# Workers write records, report() numbers them:
+# Workers write records, report() turns them into TAP:
 #   "R ok DESC" / "R notok DESC" / "R skip DESC<TAB>REASON" / "D diagnostic"
+#   "G DESC<TAB>OUTPUT<TAB>EXIT": what perf printed for a case (normalized)
 ok() {
 	printf 'R ok %s\n' "$1"
 }
@@ -72,9 +81,9 @@ diag() {
 }
 
 bail() {
-	printf 'Bail out! %s\n' "$*"
-	printf '0 passed, 1 failed, 0 skipped\n'
-	exit 1
+	tap_not_ok "$*"
+	tap_summary 0 1 0 | tap_diag
+	tap_bail "$*"
 }
 
 # trim STRING: strip leading and trailing blanks
@@ -156,8 +165,7 @@ run_perf() {
 	-vD) shift; set -- -v -D "$@" ;;
 	esac
 	# shellcheck disable=SC2086 # $TIMEOUT is empty or "timeout N"
-	env TRACEFS_PATH="$ENVDIR/tracefs/$_readme" DEBUGFS_PATH="$ENVDIR/debugfs" \
-		PERF_CONFIG=/dev/null HOME="$WORK/home" PERF_PAGER=cat \
+	PERF_HOME=$WORK/home offline_perf "$ENVDIR/$_readme" \
 		$TIMEOUT "$PERF" probe -k "$_elf" "$@" >"$OUT" 2>"$ERR"
 	RC=$?
 }
@@ -254,6 +262,7 @@ check_case() {
 	case $RC in
 	124 | 132 | 134 | 135 | 136 | 137 | 139) _good=0 ;;
 	esac
+	printf 'G %s\t%s\t%s\n' "$_desc" "$_got" "$RC"
 	if [ $_good -eq 1 ]; then
 		ok "$_desc"
 		[ "$VERBOSE" = 1 ] && diag "got: $_got" "exit: $RC"
@@ -363,39 +372,39 @@ worker() {
 	run_cases "$1"
 }
 
-# report: number the records of the workers, print the summary
+# report: the records of the workers as TAP, then the summary
 report() {
-	awk -F '\t' '
-		/^R / {
-			n++
-			st = substr($0, 3, index(substr($0, 3), " ") - 1)
-			rest = substr($0, 4 + length(st))
-			if (st == "ok") { pass++; printf "ok %d - %s\n", n, rest }
-			else if (st == "notok") { fail++; printf "not ok %d - %s\n", n, rest }
-			else {
-				skipped++
-				split(rest, f, "\t")
-				printf "ok %d - %s # SKIP %s\n", n, f[1], f[2]
-			}
-			next
-		}
-		/^D / { print "# " substr($0, 3); next }
-		{ print "# " $0 }
-		END {
-			printf "1..%d\n", n
-			printf "%d passed, %d failed, %d skipped\n", pass, fail, skipped
-			exit (fail > 0 ? 1 : 0)
-		}'
+	tap_begin
+	while IFS= read -r _r; do
+		case $_r in
+		'R ok '*) tap_ok "${_r#R ok }" ;;
+		'R notok '*) tap_not_ok "${_r#R notok }" ;;
+		'R skip '*)
+			_r=${_r#R skip }
+			tap_skip "${_r%%	*}" "${_r#*	}"
+			;;
+		'G '*) ;;
+		'D '*) printf '%s\n' "${_r#D }" | tap_diag ;;
+		*) printf '%s\n' "$_r" | tap_diag ;;
+		esac
+	done
+	# shellcheck disable=SC2046 # three numbers
+	set -- $(tap_counts)
+	_rc=0
+	tap_done || _rc=$?
+	tap_summary "$@"
+	return $_rc
 }
 
 # ---------------------------------------------------------------- main
 case $EXPECT in
-stock | target) ;;
-*) bail "EXPECT must be 'stock' or 'target', not '$EXPECT'" ;;
+stock | patched) ;;
+target) EXPECT=patched ;;
+*) bail "EXPECT must be 'stock' or 'patched', not '$EXPECT'" ;;
 esac
 
-printf 'TAP version 13\n'
-printf '# perf: %s (EXPECT=%s)\n# build: %s\n' "$PERF" "$EXPECT" "$BUILD"
+tap_header
+printf 'perf: %s (EXPECT=%s)\nbuild: %s\n' "$PERF" "$EXPECT" "$BUILD" | tap_diag
 
 [ -x "$PERF" ] || bail "no perf binary at $PERF (set PERF=...)"
 [ -f "$CASES" ] || bail "no case file $CASES"
@@ -407,22 +416,18 @@ fi
 TIMEOUT=
 command -v timeout >/dev/null 2>&1 && TIMEOUT="timeout 60"
 
-# What perf sees: a fake tracefs per README variant (copies, so that nothing
-# could ever write into the source tree), an empty debugfs (no kprobe
-# blacklist), no perfconfig and a throw-away $HOME per worker (perf keeps
-# a build-id cache there).
+# What perf sees (scripts/offline-perf.sh): one environment per README
+# variant, $ENVDIR/VARIANT, with a copy of tracefs/VARIANT/README (so that
+# nothing could ever write into the source tree); "none" has no README.
+# Each worker has its own $HOME (perf keeps a build-id cache there).
 ENVDIR=$BUILD/env
 [ -d "$ENVDIR" ] && chmod -R u+w "$ENVDIR"
 rm -rf "$ENVDIR"
-mkdir -p "$ENVDIR/debugfs" || bail "cannot create $ENVDIR"
 for readme in "$HERE"/tracefs/*/README; do
 	variant=$(basename "$(dirname "$readme")")
-	mkdir -p "$ENVDIR/tracefs/$variant"
-	cp "$readme" "$ENVDIR/tracefs/$variant/README"
+	offline_perf_env "$ENVDIR/$variant" "$readme" || bail "cannot create $ENVDIR/$variant"
 done
-# "none": a tracefs without README, as a user or a container sees it
-mkdir -p "$ENVDIR/tracefs/none"
-chmod -R a-w "$ENVDIR/tracefs" "$ENVDIR/debugfs"
+offline_perf_env "$ENVDIR/none" none || bail "cannot create $ENVDIR/none"
 
 pids=
 for cc in $COMPILERS; do

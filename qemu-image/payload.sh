@@ -10,16 +10,19 @@
 #   perf-core/tests/    perf's shell tests, for 'perf test' (PERF_EXEC_PATH)
 #   src/, src-root      the sources 'perf probe -L' of perf's tests reads,
 #                       and the tree's path, where the DWARF says they are
-#   guest/, tests/      stage 2, the demo and the tests
+#   guest/, tests/      stage 2, the demo and the tests; guest/tap.sh is
+#                       the test library, scripts/tap.sh
 #   known-failures.txt
 #
-#   payload.sh ROOTFS_DIR   print the image path
+#   payload.sh      build $BUILD/payload-$KVARIANT.ext4 (make payload); the
+#                   root file system must be built (make rootfs)
 set -eu
 here=$(CDPATH='' cd -- "$(dirname -- "$0")" && pwd)
 # shellcheck source=../scripts/lib.sh
 . "$here/../scripts/lib.sh"
 
-rootfs_dir=${1:?usage: payload.sh ROOTFS_DIR}
+rootfs=$(sh "$here/rootfs.sh" --path)
+rootfs_dir=${rootfs%.ext4}
 dir=$BUILD/payload-$KVARIANT
 img=$dir.ext4
 
@@ -47,10 +50,11 @@ cp -R "$TREE/tools/perf/tests/shell" "$dir/perf-core/tests/shell"
 cp "$TREE/fs/namei.c" "$dir/src/fs/namei.c"
 printf '%s\n' "$TREE" >"$dir/src-root"
 cp -R "$here/guest" "$here/tests" "$here/known-failures.txt" "$dir/"
+cp "$TOP/scripts/tap.sh" "$dir/guest/tap.sh"
 
 size=$(( $(du -sm "$dir" | cut -f1) * 5 / 4 + 32 ))
 rm -f "$img"
 mke2fs -q -t ext4 -L uaccess-payload -d "$dir" "$img" "${size}M" \
 	>"$LOGS/mke2fs-payload.log" 2>&1 ||
 	{ cat "$LOGS/mke2fs-payload.log" >&2; die "mke2fs -d failed for $img"; }
-printf '%s\n' "$img"
+info PAYLOAD "$img"

@@ -1,11 +1,13 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# The proof suite: perf's automatic user/kernel choice against the stock
+# The proof suite: the patched perf's user/kernel choice against the stock
 # one, on a kernel whose address spaces overlap (s390x), where a wrong
 # choice reads the wrong memory instead of being retried.
 #
-#   proof.sh             ARCH=s390x by default
+#   ARCH=s390x proof.sh     any architecture whose descriptor
+#                           (qemu-image/arch/ARCH.conf) has "proof" in
+#                           ARCH_SUITES
 #
 # On the host, for every probe of proof/cases.txt, the patched perf and
 # the stock perf make kprobe definitions offline (perf probe -k vmlinux
@@ -14,34 +16,31 @@
 # trace on its console; back on the host, each event's recorded values
 # are compared with the workload's.
 #
-# Environment: ARCH (s390x), PERF_BASE (stock perf, default
-# build/perf-base/perf), PROOF_TIMEOUT (seconds for the guest, 300),
+# Environment: ARCH, PERF_STOCK (the stock perf, default $STOCK_PERF,
+# build/perf-stock/perf), PROOF_TIMEOUT (seconds for the guest, 300),
 # PROOF_APPEND (more kernel parameters, e.g. loglevel=7 to debug).
 # Output: TAP on stdout, progress on stderr.  Exit status 0 only if every
 # test passed.  A guest that hangs or dies fails with its console's tail.
 set -eu
 here=$(CDPATH='' cd -- "$(dirname -- "$0")" && pwd)
-ARCH=${ARCH:-s390x}
 # shellcheck source=../scripts/lib.sh
 . "$here/../scripts/lib.sh"
+# shellcheck source=qemu.sh
+. "$here/qemu.sh"
+# shellcheck source=proof/judge.sh
+. "$here/proof/judge.sh"
 
-conf=$here/arch/$ARCH.conf
-[ -f "$conf" ] || die "no QEMU settings for ARCH=$ARCH ($conf)"
-INIT_CFLAGS='' INIT_LD='' OVERLAPPING_ADDRESS_SPACES=''
-# shellcheck source=arch/s390x.conf
-. "$conf"
-{ [ -n "$INIT_CFLAGS" ] && [ -n "$INIT_LD" ] && [ -n "$OVERLAPPING_ADDRESS_SPACES" ]; } ||
-	die "$conf lacks INIT_CFLAGS, INIT_LD or OVERLAPPING_ADDRESS_SPACES: no proof suite for $ARCH"
+proof_require_arch
 
-perf_base=${PERF_BASE:-$BUILD/perf-base/perf}
+perf_stock=${PERF_STOCK:-$STOCK_PERF}
 timeout=${PROOF_TIMEOUT:-300}
-for t in "$QEMU" clang-16 "$INIT_LD" cpio timeout; do
+for t in cpio timeout; do
 	command -v "$t" >/dev/null || die "$t not found: run 'make deps'"
 done
 { [ -e "$KOBJ/kernel-image" ] && [ -f "$KOBJ/vmlinux" ]; } ||
-	die "no kernel in $KOBJ: run 'ARCH=$ARCH sh scripts/kernel.sh'"
+	die "no kernel in $KOBJ: run 'make kernel-$ARCH'"
 [ -x "$PERF" ] || die "no patched perf at $PERF: run 'make perf'"
-[ -x "$perf_base" ] || die "no stock perf at $perf_base: run 'sh scripts/perf-base.sh'"
+[ -x "$perf_stock" ] || die "no stock perf at $perf_stock: run 'make perf-stock'"
 
 # The workload: init.c gets these values on the kernel command line, and
 # the probes must (or must not) record them.
@@ -51,37 +50,27 @@ v_symlink=uaccess-probe-symlink-target
 v_trigger=uaccess-probe
 
 out=$BUILD/proof-$ARCH
+[ -d "$out" ] && chmod -R u+w "$out"
 rm -rf "$out"
-mkdir -p "$out/root" "$out/env/debugfs" "$out/env/tracefs" "$out/env/home"
+mkdir -p "$out/root"
 console=$out/console.log
 
-# --- /init, from the kernel's own UAPI headers -----------------------------
-if [ ! -f "$KOBJ/usr/include/asm/unistd.h" ]; then
-	info PROOF "installing the $ARCH UAPI headers into ${KOBJ#"$TOP"/}/usr" >&2
-	kmake headers >"$out/headers.log" 2>&1 ||
-		{ tail -n 20 "$out/headers.log" >&2; die "make headers failed"; }
-fi
-# shellcheck disable=SC2086 # INIT_CFLAGS is a list of options
-clang-16 $INIT_CFLAGS -O2 -Wall -Wextra -Werror -ffreestanding \
-	-fno-stack-protector -fno-pic -nostdinc -isystem "$KOBJ/usr/include" \
-	-c "$here/proof/init.c" -o "$out/init.o" ||
-	die "cannot compile $here/proof/init.c"
-"$INIT_LD" -static -e _start -o "$out/root/init" "$out/init.o" ||
-	die "cannot link /init"
+# --- /init: built by 'make proof-init-ARCH' (qemu-image/proof-init.sh)
+init=$BUILD/proof-init-$ARCH/init
+[ -x "$init" ] || die "no /init at $init: run 'make proof-init-$ARCH'"
+cp "$init" "$out/root/init"
 
 # --- the probe definitions -----------------------------------------------
-# perf only ever runs with -D here, against a tracefs that is nothing but
-# the README of a 6.1 kernel (the guest's), so that neither the answer nor
-# anything else depends on the host's kernel.
-cp "$TOP/dwarf-tests/tracefs/v6.1/README" "$out/env/tracefs/README"
-chmod -R a-w "$out/env/tracefs" "$out/env/debugfs"
+# perf only ever runs offline with -D here (scripts/offline-perf.sh),
+# against a tracefs that is nothing but the README of the guest's kernel
+# generation (TRACEFS_README), so that neither the answer nor anything
+# else depends on the host's kernel.
+offline_perf_env "$out/env" "$TOP/$TRACEFS_README" || die "cannot make $out/env"
 
 # define PERF SPEC [MODULE.ko]: the kprobe_events line(s) PERF makes for SPEC
 define() {
-	env TRACEFS_PATH="$out/env/tracefs" DEBUGFS_PATH="$out/env/debugfs" \
-		PERF_CONFIG=/dev/null HOME="$out/env/home" PERF_PAGER=cat \
-		timeout 120 "$1" probe -q -k "$KOBJ/vmlinux" ${3:+-m "$3"} \
-		-D "$2" 2>>"$out/perf.err"
+	offline_perf "$out/env" timeout 120 "$1" probe -q -k "$KOBJ/vmlinux" \
+		${3:+-m "$3"} -D "$2" 2>>"$out/perf.err"
 }
 
 value() {
@@ -104,7 +93,6 @@ probes=$out/root/probes
 : >"$events"
 : >"$probes"
 n=0
-bad=0
 # add_event NAME MUST VALUE DESCRIPTION [DEFINITION]
 add_event() {
 	printf '%s\t%s\t%s\t%s\n' "$1" "$2" "$3" "$4" >>"$events"
@@ -155,7 +143,7 @@ while IFS='	' read -r how key where spec; do
 	if [ "$where" != vmlinux ]; then
 		ko=$(find "$KOBJ" -name "$where.ko" 2>/dev/null | head -n 1)
 		if [ -z "$ko" ]; then
-			printf "%s '%s' # SKIP module %s was not built\n" "$how" \
+			printf "%s '%s'\tmodule %s was not built\n" "$how" \
 				"$spec" "$where" >>"$out/skips"
 			continue
 		fi
@@ -163,16 +151,16 @@ while IFS='	' read -r how key where spec; do
 	fi
 	case $how in
 	user)
-		perf_event "c${n}_auto" "$PERF" "$spec" right "$val" "automatic" "$ko"
-		perf_event "c${n}_stock" "$perf_base" "$spec" "$stock_user" "$val" "stock" "$ko"
+		perf_event "c${n}_patched" "$PERF" "$spec" right "$val" "patched" "$ko"
+		perf_event "c${n}_stock" "$perf_stock" "$spec" "$stock_user" "$val" "stock" "$ko"
 		;;
 	kernel)
-		perf_event "c${n}_auto" "$PERF" "$spec" right "$val" "automatic" "$ko"
-		perf_event "c${n}_stock" "$perf_base" "$spec" right "$val" "stock" "$ko"
+		perf_event "c${n}_patched" "$PERF" "$spec" right "$val" "patched" "$ko"
+		perf_event "c${n}_stock" "$perf_stock" "$spec" right "$val" "stock" "$ko"
 		;;
 	new)
-		perf_event "c${n}_auto" "$PERF" "$spec" right "$val" "automatic" "$ko"
-		perf_event "c${n}_stock" "$perf_base" "$spec" nodef "$val" "stock" "$ko"
+		perf_event "c${n}_patched" "$PERF" "$spec" right "$val" "patched" "$ko"
+		perf_event "c${n}_stock" "$perf_stock" "$spec" nodef "$val" "stock" "$ko"
 		;;
 	right | wrong)
 		add_event "c$n" "$how" "$val" "'${spec#EVENT }'" "$(printf '%s\n' "$spec" |
@@ -194,158 +182,26 @@ cmdline="console=$CONSOLE panic=-1 loglevel=1 uaccess_open=$v_open"
 cmdline="$cmdline uaccess_prio=$v_prio uaccess_symlink=$v_symlink"
 cmdline="$cmdline uaccess_trigger=$v_trigger ${PROOF_APPEND:-}"
 info QEMU "$ARCH proof suite, timeout ${timeout}s (console: ${console#"$TOP"/})" >&2
-t0=$(date +%s)
-rc=0
-# shellcheck disable=SC2046,SC2086 # the settings are word lists
-timeout -k 10 "$timeout" "$QEMU" $QEMU_MACHINE -nodefaults -display none \
-	-no-reboot $(printf '%s\n' "$QEMU_SERIAL" | sed "s|@CONSOLE_LOG@|$console|g") \
-	-kernel "$KOBJ/kernel-image" -initrd "$out/initramfs.cpio" \
-	-append "$cmdline" </dev/null >"$out/qemu.log" 2>&1 || rc=$?
-elapsed=$(($(date +%s) - t0))
-printf '%s vm-%s-proof-tcg %s %s\n' "$(date -u +%FT%TZ)" "$ARCH" "$elapsed" "$rc" \
-	>>"$LOGS/timings"
-info QEMU "QEMU ran for ${elapsed}s, exit status $rc" >&2
+QEMU_WHAT=proof
+qemu_boot "$out" tcg "$timeout" "$KOBJ/kernel-image" "$cmdline" \
+	-initrd "$out/initramfs.cpio"
 
 tr -d '\r' <"$console" >"$out/console.txt"
-mark='uaccess-probe-init: '
-sed -n "/^${mark}trace begin\$/,/^${mark}trace end\$/p" "$out/console.txt" \
-	>"$out/trace.txt"
-
-t=0
-tap() { # ok|not-ok DESCRIPTION
-	t=$((t + 1))
-	if [ "$1" = ok ]; then
-		printf 'ok %d - %s: %s\n' "$t" "$ARCH" "$2"
-	else
-		printf 'not ok %d - %s: %s\n' "$t" "$ARCH" "$2"
-		bad=$((bad + 1))
-	fi
-}
-
-# The guest must have run to its end, done every step and printed a trace.
-verdict=
-case $rc in
-0) ;;
-124 | 137) verdict="the guest timed out after ${timeout}s" ;;
-*) verdict="QEMU exited with status $rc" ;;
-esac
-if [ -z "$verdict" ] && ! grep -q "^${mark}end, 0 errors\$" "$out/console.txt"; then
-	verdict="the guest ended without its end marker, or with errors"
-fi
-if [ -z "$verdict" ] && [ ! -s "$out/trace.txt" ]; then
-	verdict="the guest printed no trace"
-fi
-if [ -n "$verdict" ]; then
-	tap not-ok "guest ran the workload: $verdict"
-	{
-		printf 'error: %s\n' "$verdict"
-		printf 'console log: %s\nQEMU output: %s\nlast console lines:\n' \
-			"$console" "$out/qemu.log"
-		tail -n 30 "$out/console.txt"
-		tail -n 5 "$out/qemu.log"
-	} >&2
-	grep "^${mark}error: " "$out/console.txt" | sed 's/^/# /'
-else
-	tap ok "guest ran the workload and printed the trace (QEMU ${elapsed}s)"
-fi
+proof_trace "$out/console.txt" >"$out/trace.txt"
 
 # --- the verdicts ----------------------------------------------------------
-# For every event: "NAME<TAB>ARGS<TAB>HITS<TAB>FIELDS<TAB>MATCHING<TAB>FIRST
-# HIT": its number of arguments, init's hits (pid 1), the argument values
-# read from them, and how many of these equal the workload's value.
-awk -v events="$events" -v probes="$probes" '
-	BEGIN {
-		while ((getline l < events) > 0) {
-			split(l, e, "\t")
-			val[e[1]] = e[3]
-		}
-		# field names of each definition: "name=fetcharg" words
-		while ((getline l < probes) > 0) {
-			nw = split(l, w, " ")
-			ev = w[1]; sub(/^p:[^\/]*\//, "", ev); sub(/__[0-9]+$/, "", ev)
-			nf[ev] = 0
-			for (i = 3; i <= nw; i++) {
-				if (w[i] ~ /=/) {
-					f = w[i]; sub(/=.*/, "", f)
-					field[ev, ++nf[ev]] = f
-				}
-			}
-		}
-	}
-	$0 ~ /^ *init-1 +\[[0-9]+\] / {
-		s = $0
-		sub(/^ *init-1 +\[[0-9]+\] [^ ]+ +[0-9.]+: /, "", s)
-		ev = s; sub(/: .*/, "", ev); sub(/__[0-9]+$/, "", ev)
-		if (!(ev in val))
-			next
-		# "EVENT: (func+0x0/0x10 [module]) args"
-		sub(/^[^ ]+ \([^)]*\) /, "", s)
-		hits[ev]++
-		for (i = 1; i <= nf[ev]; i++) {
-			pre = field[ev, i] "="
-			if (substr(s, 1, length(pre)) != pre)
-				break
-			s = substr(s, length(pre) + 1)
-			v = s
-			if (i < nf[ev]) {
-				p = index(s, " " field[ev, i + 1] "=")
-				if (p == 0)
-					break
-				v = substr(s, 1, p - 1)
-				s = substr(s, p + 1)
-			}
-			total[ev]++
-			if (v == val[ev] || v == "\"" val[ev] "\"")
-				same[ev]++
-			if (!(ev in first))
-				first[ev] = ""
-			if (hits[ev] == 1)
-				first[ev] = first[ev] (i > 1 ? " " : "") pre v
-		}
-	}
-	END {
-		for (ev in val)
-			printf "%s\t%d\t%d\t%d\t%d\t%s\n", ev, nf[ev], hits[ev],
-				total[ev], same[ev], first[ev]
-	}' "$out/trace.txt" | LC_ALL=C tr -c '\t\n[:print:]' '?' >"$out/results"
-
-while IFS='	' read -r ev must val desc; do
-	line=$(grep "^$ev	" "$out/results" || true)
-	nargs=$(printf '%s' "$line" | cut -f2)
-	hits=$(printf '%s' "$line" | cut -f3)
-	total=$(printf '%s' "$line" | cut -f4)
-	same=$(printf '%s' "$line" | cut -f5)
-	got=$(printf '%s' "$line" | cut -f6 | cut -c1-100)
-	case $must in
-	right) what="records \"$val\"" ;;
-	wrong) what="does not record \"$val\"" ;;
-	any) what="records something (the kernel hides a wrong choice on $ARCH)" ;;
-	none | nodef-bad)
-		tap not-ok "$desc"
-		continue
-		;;
-	nodef-ok)
-		tap ok "$desc"
-		continue
-		;;
-	esac
-	if [ "${hits:-0}" -eq 0 ]; then
-		tap not-ok "$desc $what: the probe never fired"
-	elif [ "$total" -ne $((hits * nargs)) ]; then
-		tap not-ok "$desc $what: cannot parse the trace: $got"
-	else
-		case $must in
-		right) [ "$same" -eq "$total" ] && r=ok || r=not-ok ;;
-		wrong) [ "$same" -eq 0 ] && r=ok || r=not-ok ;;
-		any) r=ok ;;
-		esac
-		tap "$r" "$desc $what: got $got"
-	fi
-done <"$events"
-while IFS= read -r line; do
-	tap ok "$line"
+# The guest must have run to its end, done every step and printed a trace.
+verdict=$(proof_verdict "$QEMU_RC" "$out/console.txt" "$out/trace.txt" "$timeout")
+if [ -n "$verdict" ]; then
+	grep "^${PROOF_MARK}error: " "$out/console.txt" | tap_diag
+	qemu_fail "$ARCH proof: the guest did not run the workload: $verdict" "$out"
+	exit 1
+fi
+tap_ok "$ARCH: guest ran the workload and printed the trace (QEMU ${QEMU_ELAPSED}s)"
+proof_judge "$events" "$probes" "$out/trace.txt"
+while IFS='	' read -r what why; do
+	tap_skip "$ARCH: $what" "$why"
 done <"$out/skips"
 
-[ -s "$out/perf.err" ] && sed 's/^/# perf: /' "$out/perf.err"
-printf '# %d tests, %d failed\n' "$t" "$bad"
-[ "$bad" -eq 0 ]
+[ -s "$out/perf.err" ] && sed 's/^/perf: /' "$out/perf.err" | tap_diag
+tap_done

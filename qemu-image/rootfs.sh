@@ -7,16 +7,15 @@
 # under a key made of everything that goes into it.
 #
 #   rootfs.sh            print the image path, building it if needed
+#   rootfs.sh --path     print the image path; fail if it is not built
 set -eu
 here=$(CDPATH='' cd -- "$(dirname -- "$0")" && pwd)
 # shellcheck source=../scripts/lib.sh
 . "$here/../scripts/lib.sh"
 
-case $ARCH in
-x86_64) debarch=amd64 ;;
-s390x) debarch=s390x ;;
-*) die "unsupported ARCH=$ARCH" ;;
-esac
+debarch=$DEB_ARCH
+[ -n "$debarch" ] ||
+	die "ARCH=$ARCH has no Debian root file system (DEB_ARCH is empty in ${ARCH_CONF#"$TOP"/})"
 suite=bookworm
 
 # The mirror apt already uses (deb822 sources or classic sources.list).
@@ -41,6 +40,7 @@ if [ -f "$img" ]; then
 	printf '%s\n' "$img"
 	exit 0
 fi
+[ "${1:-}" != --path ] || die "no root file system at $img: run 'make rootfs'"
 
 [ "$(id -u)" -eq 0 ] || die "debootstrap needs root: run 'make rootfs' as root once (the image is then cached in $CACHE/rootfs)"
 command -v debootstrap >/dev/null || die "debootstrap not found: run 'make deps'"

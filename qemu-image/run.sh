@@ -1,12 +1,18 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# Boot the patched kernel under QEMU and run the guest tests or the demo.
+# Boot the patched kernel under QEMU and run the guest tests or the demo,
+# or give a shell in the guest.
 #
 #   run.sh [check|demo]
+#   run.sh shell        the guest's console on this terminal, a root shell
+#                       in it (make shell); 'exit' powers the guest off
 #
-# Environment: ARCH (x86_64), KCC (clang; gcc boots the GCC kernel), TESTS
-# (comma-separated tests/*.sh names), VM_TIMEOUT (seconds, default 900).
+# Environment: ARCH (qemu-image/arch/default), KCC (clang; gcc boots the
+# GCC kernel), TESTS (comma-separated tests/*.sh names), VM_TIMEOUT
+# (seconds, default 900; a day for the shell), VM_APPEND (more kernel
+# parameters).  The root file system and the payload disk must be built
+# (make rootfs payload).
 #
 # The guest prints TAP on its results channel and leaves QEMU through the
 # exit device: status 33 means every test passed, 35 that some failed.
@@ -18,24 +24,29 @@ set -eu
 here=$(CDPATH='' cd -- "$(dirname -- "$0")" && pwd)
 # shellcheck source=../scripts/lib.sh
 . "$here/../scripts/lib.sh"
+# shellcheck source=qemu.sh
+. "$here/qemu.sh"
 
 mode=${1:-check}
 case $mode in
 check | demo) ;;
+shell)
+	QEMU_STDIO=1
+	[ -t 0 ] || die "run.sh shell needs a terminal"
+	;;
 hang | panic) ;; # a misbehaving guest, for selftest.sh
-*) die "usage: run.sh [check|demo]" ;;
+*) die "usage: run.sh [check|demo|shell]" ;;
 esac
-conf=$here/arch/$ARCH.conf
-[ -f "$conf" ] || die "no QEMU settings for ARCH=$ARCH ($conf)"
-# shellcheck source=arch/x86_64.conf
-. "$conf"
-[ -n "${QEMU_DISKS:-}" ] ||
-	die "$conf has no VM-suite settings: ARCH=$ARCH runs qemu-image/proof.sh"
-command -v "$QEMU" >/dev/null || die "$QEMU not found: run 'make deps'"
+arch_has vm ||
+	die "ARCH=$ARCH has no VM suite (ARCH_SUITES=\"$ARCH_SUITES\" in ${ARCH_CONF#"$TOP"/})"
+need_vars "$ARCH_CONF" DEB_ARCH RESULTS QEMU_DISKS
+command -v "$QEMU" >/dev/null || die "$QEMU not found: apt-get install $QEMU_PKG, or run 'make deps'"
 [ -e "$KOBJ/kernel-image" ] || die "no kernel image in $KOBJ: run 'make kernel'"
 
-rootfs=$(timed rootfs sh "$here/rootfs.sh")
-payload=$(timed payload sh "$here/payload.sh" "${rootfs%.ext4}")
+# Built by 'make rootfs payload' (or payload-gcc); this only boots.
+rootfs=$(sh "$here/rootfs.sh" --path)
+payload=$BUILD/payload-$KVARIANT.ext4
+[ -f "$payload" ] || die "no payload disk at $payload: run 'make payload' (KCC=gcc: 'make payload-gcc')"
 
 out=$BUILD/vm-$KVARIANT-$mode
 rm -rf "$out"
@@ -43,19 +54,29 @@ mkdir -p "$out"
 console=$out/console.log
 results=$out/results.tap
 
-subst() {
-	printf '%s\n' "$1" | sed -e "s|@CONSOLE_LOG@|$console|g" -e "s|@RESULTS_LOG@|$results|g" \
-		-e "s|@ROOTFS@|$rootfs|g" -e "s|@PAYLOAD@|$payload|g"
-}
 cmdline="console=$CONSOLE root=/dev/vda rw init=/sbin/uaccess-probe-init panic=-1 loglevel=4"
 # Strict user-memory mode (kernel/ patch 2): a probe that reads user memory
 # as kernel memory records a fault instead of being rescued, as on s390.
 cmdline="$cmdline trace_probe_strict_uaccess"
-cmdline="$cmdline uaccess.mode=$mode uaccess.results=$RESULTS uaccess.exitport=${EXIT_PORT:-none}"
+cmdline="$cmdline uaccess.mode=$mode uaccess.results=$RESULTS uaccess.exit=$GUEST_EXIT"
 [ -n "${TESTS:-}" ] && cmdline="$cmdline uaccess.tests=$TESTS"
+[ -n "${VM_APPEND:-}" ] && cmdline="$cmdline $VM_APPEND"
 timeout=${VM_TIMEOUT:-900}
+QEMU_ROOTFS=$rootfs
+QEMU_PAYLOAD=$payload
+QEMU_WHAT=$mode
+if [ "$mode" = shell ]; then
+	accel=tcg
+	if [ "${UACCESS_ACCEL:-auto}" != tcg ] && [ "$QEMU_KVM" = yes ] &&
+		[ -r /dev/kvm ] && [ -w /dev/kvm ]; then
+		accel=kvm
+	fi
+	info QEMU "$ARCH shell, $accel; 'exit' in the guest or Ctrl-A X leaves QEMU" >&2
+	qemu_boot "$out" "$accel" "${VM_TIMEOUT:-86400}" "$KOBJ/kernel-image" "$cmdline"
+	exit 0
+fi
 
-boot() { # accelerator; sets rc and elapsed
+boot() { # accelerator; sets QEMU_RC
 	info QEMU "$ARCH $mode, $1, timeout ${timeout}s (console: ${console#"$TOP"/})" >&2
 	: >"$results"
 	: >"$console"
@@ -75,28 +96,20 @@ boot() { # accelerator; sets rc and elapsed
 			"$1" "$(($(date +%s%3N) - ms0))" >>"$LOGS/timings"
 	) &
 	watcher=$!
-	rc=0
-	# shellcheck disable=SC2046,SC2086 # the settings are word lists
-	timeout -k 10 "$timeout" "$QEMU" $QEMU_MACHINE -accel "$1" -nodefaults \
-		-display none -no-reboot $(subst "$QEMU_SERIAL") \
-		$(subst "$QEMU_DISKS") $QEMU_EXIT -kernel "$KOBJ/kernel-image" \
-		-append "$cmdline" </dev/null >"$out/qemu.log" 2>&1 || rc=$?
-	elapsed=$(($(date +%s) - t0))
+	qemu_boot "$out" "$1" "$timeout" "$KOBJ/kernel-image" "$cmdline"
 	sleep 1
 	kill "$tailer" "$watcher" 2>/dev/null || true
 	wait "$tailer" "$watcher" 2>/dev/null || true
-	printf '%s vm-%s-%s-%s %s %s\n' "$(date -u +%FT%TZ)" "$ARCH" "$mode" "$1" \
-		"$elapsed" "$rc" >>"$LOGS/timings"
-	info QEMU "QEMU ran for ${elapsed}s, exit status $rc" >&2
 }
 
-# KVM when /dev/kvm is there and works, TCG otherwise (UACCESS_ACCEL=tcg
-# forces TCG).  A nested KVM can exist and still fail at the first vCPU
-# setup: a KVM boot that dies before the guest printed anything is
-# retried under TCG.
-if [ "${UACCESS_ACCEL:-auto}" != tcg ] && [ -r /dev/kvm ] && [ -w /dev/kvm ]; then
+# KVM when the architecture allows it and /dev/kvm is there and works,
+# TCG otherwise (UACCESS_ACCEL=tcg forces TCG).  A nested KVM can exist
+# and still fail at the first vCPU setup: a KVM boot that dies before the
+# guest printed anything is retried under TCG.
+if [ "${UACCESS_ACCEL:-auto}" != tcg ] && [ "$QEMU_KVM" = yes ] &&
+	[ -r /dev/kvm ] && [ -w /dev/kvm ]; then
 	boot kvm
-	if [ "$rc" -ne 33 ] && [ "$rc" -ne 35 ] && [ ! -s "$results" ] && [ ! -s "$console" ]; then
+	if [ "$QEMU_RC" -ne 33 ] && [ "$QEMU_RC" -ne 35 ] && [ ! -s "$results" ] && [ ! -s "$console" ]; then
 		info QEMU "KVM did not start the guest ($(tail -n 1 "$out/qemu.log")); using TCG" >&2
 		boot tcg
 	fi
@@ -105,30 +118,11 @@ else
 fi
 
 cat "$results"
-marker=$(grep '^# uaccess-probe-guest: end ' "$results" || true)
-verdict=
-case $rc in
-33) [ -n "$marker" ] && verdict=pass ;;
-35) [ -n "$marker" ] && verdict=fail ;;
-124 | 137) verdict="timed out after ${timeout}s" ;;
-esac
+verdict=$(vm_verdict "$QEMU_RC" "$results" "$timeout")
 case $verdict in
 pass) exit 0 ;;
 fail) exit 1 ;;
-"")
-	if [ -n "$marker" ]; then
-		verdict="guest finished but QEMU exited with status $rc"
-	else
-		verdict="guest ended without its end marker (QEMU status $rc: panic, crash or no exit device)"
-	fi
-	;;
 esac
-# The guest did not finish: a failure the TAP summary must count.
-echo "not ok - vm-$KVARIANT-$mode: $verdict"
-{
-	printf 'error: %s\n' "$verdict"
-	printf 'console log: %s\nQEMU output: %s\nlast console lines:\n' "$console" "$out/qemu.log"
-	tail -n 30 "$console"
-	tail -n 5 "$out/qemu.log"
-} >&2
+# The guest did not finish: the stream says why, and check.sh counts it.
+qemu_fail "vm-$KVARIANT-$mode: $verdict" "$out"
 exit 1

@@ -4,27 +4,30 @@
 # Build after every patch, in a separate git worktree (build/linux-each)
 # so that $TREE is left alone.  One TAP line per patch and compiler.
 #
-# perf patches (tools-perf-patches/): perf, built with gcc.
-# kernel patches (kernel/): the objects the patch changes, with clang-16
-# and with gcc, in the guest kernel's configuration ($KOBJ/.config, so
-# 'make kernel' comes first).  An object is changed if its .c file is, or
+# perf patches (PSERIES of kernel/generations/$KGEN.conf): perf, built
+# with gcc.
+# kernel patches (KSERIES): the objects the patch changes, with the
+# architecture's clang and gcc (KCC_CLANG, KCC_GCC), in the guest
+# kernel's configuration ($KOBJ/.config, so 'make kernel' comes first).  An object is changed if its .c file is, or
 # if it includes a header the patch changes; include/linux/compiler_types.h
 # is in every object, and fs/open.o and kernel/trace/trace_kprobe.o stand
 # for them; for another header in include/, two of the files in kernel/,
-# lib/ or fs/ that include it.  'make kernel' builds the whole kernel at the top of the series.
+# lib/ or fs/ that include it.  'make kernel' builds the whole kernel at
+# the top of the series.
 #
 # Compiler and objtool warnings about the files a patch touches fail it.
 set -u
 . "$(dirname -- "$0")/lib.sh"
-[ -d "$TREE/.git" ] || { echo "not ok - build-each-patch: no tree (make tree)"; exit 1; }
-wt=$BUILD/linux-each
-out=$BUILD/perf-each
+tap_begin
+[ -d "$TREE/.git" ] || tap_bail "build-each-patch: no tree (make tree)"
+wt=$TREE-each
+out=$PERF_OUT-each
 mkdir -p "$out"
 # The worktree stays between runs, so that each step builds incrementally;
 # and a series that already passed as it is now is not built again.
 head="$(git -C "$TREE" rev-parse HEAD) $(cat "$0" "$KOBJ/.config" 2>/dev/null | sha256sum | cut -d' ' -f1)"
 if [ -f "$out/passed" ] && [ "$(cat "$out/passed")" = "$head" ] && [ -f "$out/run.tap" ]; then
-	sed 's/$/ (unchanged since it passed)/' "$out/run.tap"
+	sed '/^ok /s/$/ (unchanged since it passed)/' "$out/run.tap"
 	exit 0
 fi
 rm -f "$out/passed"
@@ -63,33 +66,35 @@ objects() {
 	done
 }
 
-# kbuild NAME COMPILER-ARGS...: build $objs in build/kernel-each-NAME with
-# the guest kernel's configuration; print the TAP line.
+# kbuild KCC: build $objs in build/kernel-each-COMPILER with the guest
+# kernel's configuration and kmake's settings for KCC; print the TAP line.
 kbuild() {
-	name=$1
-	shift
+	case $1 in
+	gcc) name=$KCC_GCC ;;
+	*) name=$KCC_CLANG ;;
+	esac
 	ko=$BUILD/kernel-each-$name
 	mkdir -p "$ko"
 	cp "$KOBJ/.config" "$ko/.config"
 	log=$out/kernel-$name.log
 	# shellcheck disable=SC2086 # $objs: object paths without blanks
-	if make -C "$wt" O="$ko" ARCH=x86_64 "$@" olddefconfig >"$log" 2>&1 &&
-		make -C "$wt" O="$ko" ARCH=x86_64 "$@" -j"$(ncpus)" $objs >>"$log" 2>&1; then
+	if kmake_in "$wt" "$ko" "$1" olddefconfig >"$log" 2>&1 &&
+		kmake_in "$wt" "$ko" "$1" -j"$(ncpus)" $objs >>"$log" 2>&1; then
 		warn=
 		for o in $objs; do
 			grep -E "(^|/)${o%.o}\.(c|h|o)(:[0-9]+:[0-9]+)?: warning" "$log" && warn=1
 		done >"$out/warnings"
 		if [ -n "$warn" ]; then
-			echo "not ok - $name: no new warning in ${objs% } after: $subj"
+			tap_not_ok "$name: no new warning in ${objs% } after: $subj"
 			failed=1
-			sed 's/^/#   /' "$out/warnings"
+			tap_diag <"$out/warnings"
 		else
-			echo "ok - $name builds ${objs% } after: $subj"
+			tap_ok "$name builds ${objs% } after: $subj"
 		fi
 	else
-		echo "not ok - $name builds ${objs% } after: $subj"
+		tap_not_ok "$name builds ${objs% } after: $subj"
 		failed=1
-		grep -E 'error|Error' "$log" | head -n 20 | sed 's/^/#   /'
+		grep -E 'error|Error' "$log" | head -n 20 | tap_diag
 	fi
 }
 
@@ -113,31 +118,32 @@ for c in $(git -C "$TREE" rev-list --reverse base..HEAD); do
 				grep -n "$b:[0-9]*:[0-9]*: warning" "$out/build.log" && warn=1
 			done >"$out/warnings"
 			if [ -n "$warn" ]; then
-				echo "not ok - perf builds with no new warning after: $subj"
+				tap_not_ok "perf builds with no new warning after: $subj"
 				failed=1
-				sed 's/^/#   /' "$out/warnings"
+				tap_diag <"$out/warnings"
 			else
-				echo "ok - perf builds after: $subj"
+				tap_ok "perf builds after: $subj"
 			fi
 		else
-			echo "not ok - perf builds after: $subj"
+			tap_not_ok "perf builds after: $subj"
 			failed=1
-			tail -n 20 "$out/build.log" | sed 's/^/#   /'
+			tail -n 20 "$out/build.log" | tap_diag
 		fi
 		;;
 	*)
 		objs=$(objects "$c" | tr '\n' ' ')
 		if [ ! -f "$KOBJ/.config" ]; then
-			echo "ok - $subj # SKIP no kernel configuration yet ('make kernel')"
+			tap_skip "$subj" "no kernel configuration yet ('make kernel')"
 			failed=1 # not a pass: do not remember this head as passed
 		elif [ -z "$objs" ]; then
-			echo "ok - $subj # SKIP no object of the guest kernel changes (selftests, documentation; GCC plugins are built by make kernel-gcc)"
+			tap_skip "$subj" "no object of the guest kernel changes (selftests, documentation; GCC plugins are built by make kernel-gcc)"
 		else
-			kbuild clang-16 LLVM=-16 CC="ccache clang-16"
-			kbuild gcc CC="ccache gcc"
+			kbuild clang
+			[ -z "$KCC_GCC" ] || kbuild gcc
 		fi
 		;;
 	esac
 done >"$out/run.tap"
+tap_done >>"$out/run.tap"
 cat "$out/run.tap"
 [ -n "$failed" ] || echo "$head" >"$out/passed"

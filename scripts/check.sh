@@ -1,15 +1,17 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# Run test suites, keep each one's TAP in $BUILD/check/SUITE.tap, and end
-# with the line "N passed, N failed, N skipped" over all of them.
+# Run test suites, keep each one's TAP in $BUILD/check/SUITE.tap, check
+# that it is complete (its plan), and end with the line "N passed,
+# N failed, N skipped" over all of them (scripts/tap.sh counts).
 #
-#   check.sh SUITE...      host suites: lint, patches, series, dwarf,
-#                          dwarf-stock, kernel-dwarf; GCC user_dwarf plugin
-#                          (user-dwarf/): gcc-codegen, gcc-clang,
+#   check.sh SUITE...      host suites: lint, targets, parsers, patches, series,
+#                          dwarf, dwarf-stock, kernel-dwarf; GCC user_dwarf plugin
+#                          (dwarf-tests/gcc-plugin/): gcc-codegen, gcc-clang,
 #                          gcc-notags, gcc-dwarf, gcc-stock;
 #                          VM: vm, vm-gcc (the GCC kernel), runner,
-#                          s390x
+#                          proof-ARCH (the proof suite on ARCH, e.g.
+#                          proof-s390x)
 # Exit status: 0 only if no test failed and every suite ran to its end.
 set -u
 . "$(dirname -- "$0")/lib.sh"
@@ -20,44 +22,47 @@ mkdir -p "$out"
 suite_cmd() {
 	case $1 in
 	lint) sh "$TOP/scripts/lint.sh" ;;
+	targets) sh "$TOP/scripts/targets.sh" ;;
 	patches) sh "$TOP/scripts/checkpatch-series.sh" ;;
 	series) sh "$TOP/scripts/build-each-patch.sh" ;;
 	dwarf) BUILD=$BUILD/dwarf-tests sh "$TOP/dwarf-tests/run.sh" ;;
 	dwarf-stock)
-		# The stock column must be what unpatched perf really prints,
+		# The stock column must be what stock perf really prints,
 		# or "=" in the target column would prove nothing.
-		stock_perf=$BUILD/perf-base/perf
-		stock_build=$BUILD/dwarf-tests-stock
-		sh "$TOP/scripts/perf-base.sh" >&2 &&
-			PERF=$stock_perf EXPECT=stock BUILD=$stock_build \
-				sh "$TOP/dwarf-tests/run.sh"
+		PERF=$STOCK_PERF EXPECT=stock BUILD=$BUILD/dwarf-tests-stock \
+			sh "$TOP/dwarf-tests/run.sh"
 		;;
-	kernel-dwarf) KOBJ=$KOBJ PERF=$PERF sh "$TOP/dwarf-tests/kernel-tags.sh" ;;
-	gcc-codegen) sh "$TOP/user-dwarf/compare.sh" codegen ;;
-	gcc-clang) sh "$TOP/user-dwarf/compare.sh" clang ;;
-	gcc-notags) sh "$TOP/user-dwarf/compare.sh" notags ;;
-	gcc-dwarf) sh "$TOP/user-dwarf/fixtures.sh" plugin ;;
-	gcc-stock) sh "$TOP/user-dwarf/fixtures.sh" stock ;;
+	kernel-dwarf) sh "$TOP/dwarf-tests/kernel-tags.sh" ;;
+	gcc-codegen) sh "$TOP/dwarf-tests/gcc-plugin/compare.sh" codegen ;;
+	gcc-clang) sh "$TOP/dwarf-tests/gcc-plugin/compare.sh" clang ;;
+	gcc-notags) sh "$TOP/dwarf-tests/gcc-plugin/compare.sh" notags ;;
+	gcc-dwarf) sh "$TOP/dwarf-tests/gcc-plugin/fixtures.sh" plugin ;;
+	gcc-stock) sh "$TOP/dwarf-tests/gcc-plugin/fixtures.sh" stock ;;
 	vm) sh "$TOP/qemu-image/run.sh" check ;;
 	vm-gcc) KCC=gcc sh "$TOP/qemu-image/run.sh" check ;;
 	runner) sh "$TOP/qemu-image/selftest.sh" ;;
-	s390x)
-		# The proof suite on s390x: builds its own kernel, and the
-		# stock perf that dwarf-stock builds too.
-		if ! command -v qemu-system-s390x >/dev/null ||
-			! command -v s390x-linux-gnu-ld >/dev/null; then
-			echo "ok - s390x proof suite # SKIP qemu-system-s390x or s390x binutils not installed (make deps)"
+	parsers) sh "$TOP/qemu-image/parsers.sh" ;;
+	proof-*)
+		# The proof suite on another architecture (make builds its
+		# kernel, its /init and the stock perf first).
+		a=${1#proof-}
+		missing=$(load_arch "$a" && arch_missing_tools proof) || return 1
+		if [ -n "$missing" ]; then
+			(TAP_STATE='' && tap_skip "$a proof suite" \
+				"not installed (command:package): $missing(make deps)" && tap_done)
 			return 0
 		fi
-		timed kernel-s390x env ARCH=s390x sh "$TOP/scripts/kernel.sh" >&2 &&
-			sh "$TOP/scripts/perf-base.sh" >&2 &&
-			ARCH=s390x sh "$TOP/qemu-image/proof.sh"
+		ARCH=$a sh "$TOP/qemu-image/proof.sh"
 		;;
-	*) echo "not ok - unknown test suite '$1'"; return 1 ;;
+	*) (TAP_STATE='' && tap_not_ok "unknown test suite '$1'" && tap_done) ;;
 	esac
 }
 
-for s in "$@"; do
+# Every suite must end with its plan: a suite that stopped early, bailed
+# out or miscounted fails here, as does one that exited non-zero without
+# saying which test failed.  These verdicts go to SUITE.check.
+suites=$*
+for s in $suites; do
 	msg "# === suite $s"
 	rc=0
 	if [ "$s" = vm ] || [ "$s" = vm-gcc ]; then
@@ -68,23 +73,18 @@ for s in "$@"; do
 		timed "check-$s" suite_cmd "$s" >"$out/$s.tap" 2>"$out/$s.err" || rc=$?
 		cat "$out/$s.tap"
 	fi
-	if [ "$rc" -ne 0 ] && ! grep -q '^not ok' "$out/$s.tap"; then
-		# A suite that failed without saying which test: count it.
-		echo "not ok - suite $s exited with status $rc" >>"$out/$s.tap"
-		tail -n 20 "$out/$s.err" >&2
-	elif [ -s "$out/$s.err" ]; then
+	tap_stream_verdict "$s" "$out/$s.tap" "$rc" >"$out/$s.check"
+	cat "$out/$s.check"
+	if [ -s "$out/$s.check" ] || [ -s "$out/$s.err" ]; then
 		tail -n 20 "$out/$s.err" >&2
 	fi
 done
 
-# Only the lines of a TAP stream that are results count; suite summaries
-# ("N passed, ...") that the suites print themselves are not results.
+# Only result lines count: plans, diagnostics and the "N passed, ..."
+# lines that some suites print for their own runs are not results.
 files=
-for s in "$@"; do files="$files $out/$s.tap"; done
+for s in $suites; do files="$files $out/$s.tap $out/$s.check"; done
 # shellcheck disable=SC2046,SC2086 # three numbers; paths without blanks
-set -- $(awk '
-	/^not ok( |$)/ { f++; next }
-	/^ok( |$)/ { if ($0 ~ /# [Ss][Kk][Ii][Pp]/) s++; else p++ }
-	END { print p + 0, f + 0, s + 0 }' $files)
-printf '%s passed, %s failed, %s skipped\n' "$1" "$2" "$3"
+set -- $(tap_count $files)
+tap_summary "$1" "$2" "$3"
 [ "$2" -eq 0 ] && [ "$1" -gt 0 ]

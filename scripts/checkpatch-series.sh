@@ -25,7 +25,8 @@
 set -u
 . "$(dirname -- "$0")/lib.sh"
 cp=$TREE/scripts/checkpatch.pl
-[ -f "$cp" ] || { echo "not ok - checkpatch: no tree at $TREE (make tree)"; exit 1; }
+tap_begin
+[ -f "$cp" ] || tap_bail "checkpatch: no tree at $TREE (make tree)"
 lib_types='(Dwarf|Dwfl|GElf|Elf)(_[A-Za-z0-9_]+)?'
 # checkpatch runs scripts/spdxcheck.py, which needs Debian's python3-ply
 # and python3-git, not whatever python3 comes first in PATH.
@@ -62,7 +63,7 @@ perf_shell_test() {
 series_files | while read -r f; do
 	p=${f#"$TOP"/}
 	if ! grep -q '^Signed-off-by: ' "$f"; then
-		echo "not ok - $p: no Signed-off-by"
+		tap_not_ok "$p: no Signed-off-by"
 		continue
 	fi
 	# Tree mode, so that checkpatch knows the tree's own identifiers.
@@ -91,14 +92,15 @@ series_files | while read -r f; do
 	# A Fixes: tag, whose id checkpatch cannot look up here, must at least
 	# have the form checkpatch wants: 12 digits, the subject in ("").
 	if grep '^Fixes:' "$f" | grep -Evq '^Fixes: [0-9a-f]{12} \(".+"\)$'; then
-		echo "#   malformed Fixes: tag:" >>"$BUILD/checkpatch.left"
-		grep '^Fixes:' "$f" | sed 's/^/#   /' >>"$BUILD/checkpatch.left"
+		echo "malformed Fixes: tag:" >>"$BUILD/checkpatch.left"
+		grep '^Fixes:' "$f" >>"$BUILD/checkpatch.left"
 	fi
 	if [ -s "$BUILD/checkpatch.left" ]; then
-		echo "not ok - checkpatch --strict $p"
-		sed 's/^/#   /' "$BUILD/checkpatch.left"
+		tap_not_ok "checkpatch --strict $p"
+		tap_diag <"$BUILD/checkpatch.left"
 	else
-		echo "ok - checkpatch --strict $p"
+		tap_ok "checkpatch --strict $p"
 	fi
 done
-[ -n "$(series_files)" ] || echo "ok - checkpatch: the series are empty # SKIP no patches"
+[ -n "$(series_files)" ] || tap_skip "checkpatch: the series are empty" "no patches"
+tap_done

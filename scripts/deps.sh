@@ -7,20 +7,26 @@
 set -eu
 . "$(dirname -- "$0")/lib.sh"
 
-# kernel tree, kernel build (clang-16), perf build (gcc), guest image,
-# QEMU, DWARF fixtures (clang-14, clang-16, elfutils), lint and checkpatch
-# (spdxcheck.py needs ply and GitPython), benchmark, the GCC kernel's
-# user_dwarf plugin (gcc-12-plugin-dev), the s390x proof suite (QEMU,
-# binutils to link its kernel and /init)
-PKGS="$SRC_PKG
-clang-16 lld-16 llvm-16 dwarves gcc make flex bison bc python3 git xz-utils
+# kernel build (clang-16), perf build (gcc), guest image, DWARF fixtures
+# (clang-14, clang-16, elfutils), lint and checkpatch (spdxcheck.py needs
+# ply and GitPython), benchmark, the GCC kernel's user_dwarf plugin
+# (gcc-12-plugin-dev); then every kernel generation's source package and
+# every architecture's QEMU and tools, from their descriptors.
+PKGS="clang-16 lld-16 llvm-16 dwarves gcc make flex bison bc python3 git xz-utils
 libelf-dev libdw-dev libssl-dev zlib1g-dev libzstd-dev liblzma-dev libcap-dev
 libnuma-dev pkg-config ccache kmod
-debootstrap cpio e2fsprogs qemu-system-x86
+debootstrap cpio e2fsprogs
 clang-14 elfutils
 shellcheck python3-ply python3-git valgrind
-gcc-12-plugin-dev
-qemu-system-misc binutils-s390x-linux-gnu"
+gcc-12-plugin-dev"
+for g in $(list_descriptors "$GEN_DIR"); do
+	PKGS="$PKGS $(load_generation "$g" && printf '%s' "$SRC_PKG")"
+done
+for a in $(list_descriptors "$ARCH_DIR"); do
+	PKGS="$PKGS $(load_arch "$a" && arch_packages | tr '\n' ' ')"
+done
+# shellcheck disable=SC2086 # a list of package names
+PKGS=$(printf '%s\n' $PKGS | awk '!seen[$0]++')
 
 missing=
 for p in $PKGS; do

@@ -1,9 +1,10 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# Write the commits of $TREE back into the series folders:
-#   base..HEAD commits that touch only tools/perf/ -> tools-perf-patches/
-#   all others                                     -> kernel/
+# Write the commits of $TREE back into the kernel generation's series
+# folders (kernel/generations/$KGEN.conf):
+#   base..HEAD commits that touch only tools/perf/ -> $PSERIES
+#   all others                                     -> $KSERIES
 # as 'git format-patch' files, and rewrite both series files.  The subjects
 # carry the version of the series' cover-letter.txt ("[PATCH v3 0/N]"), and
 # each patch its changelog from the series' changes.txt, below '---'.  The
@@ -97,8 +98,8 @@ export_one() { # folder commit-list
 	mv "$dir/series.new" "$dir/series"
 	info SERIES "$1: $total patch(es)"
 }
-export_one kernel "$tmp/kernel"
-export_one tools-perf-patches "$tmp/perf"
+export_one "$KSERIES" "$tmp/kernel"
+export_one "$PSERIES" "$tmp/perf"
 
 # The tree now matches the series files: keep 'make tree' from rebuilding it.
 wanted_stamp >"$TREE/.git/uaccess-probe-stamp"

@@ -1,39 +1,44 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# Configure and build the patched kernel for $ARCH with clang-16 (KCC=gcc:
-# with GCC 12 and the user_dwarf plugin, x86_64 only):
-# tinyconfig + kernel/configs/uaccess-probe.config + kernel/configs/$ARCH.config.
-# Every option in the fragments must survive into the final .config.
+# Configure and build the patched kernel of generation $KGEN for $ARCH
+# with $KCC (clang by default; gcc: GCC 12 and the user_dwarf plugin):
+# tinyconfig + the generation's KCONFIGS + the architecture's ARCH_CONFIGS
+# (+ KCONFIGS_GCC with gcc), from kernel/generations/$KGEN.conf and
+# qemu-image/arch/$ARCH.conf.  Every option in the fragments must survive
+# into the final .config.
+#
+#   kernel.sh              configure and build the kernel image
+#   KTARGETS=... kernel.sh configure, then build only these targets
+#   KTARGETS=config ...    configure only
 set -eu
 . "$(dirname -- "$0")/lib.sh"
 
 [ -f "$TREE/Makefile" ] || die "no kernel tree at $TREE: run 'make tree'"
 
-frags="$TOP/kernel/configs/uaccess-probe.config $TOP/kernel/configs/$ARCH.config"
-case $KCC in
-clang) ;;
-gcc)
-	[ "$ARCH" = x86_64 ] || die "KCC=gcc: only ARCH=x86_64"
+# Fragment paths are relative to the repository, or absolute.
+frags=
+for f in $KCONFIGS $ARCH_CONFIGS; do
+	case $f in /*) frags="$frags $f" ;; *) frags="$frags $TOP/$f" ;; esac
+done
+if [ "$KCC" = gcc ]; then
+	[ -n "$KCC_GCC" ] ||
+		die "KCC=gcc: ARCH=$ARCH has no GCC kernel (KCC_GCC is empty in ${ARCH_CONF#"$TOP"/})"
 	[ -f "$TREE/scripts/gcc-plugins/user_dwarf_plugin.c" ] ||
 		die "KCC=gcc: $TREE has no user_dwarf plugin (scripts/gcc-plugins/user_dwarf_plugin.c)"
-	frags="$frags $TOP/kernel/configs/gcc.config"
-	;;
-*) die "unsupported KCC=$KCC (clang, gcc)" ;;
-esac
+	for f in $KCONFIGS_GCC; do
+		case $f in /*) frags="$frags $f" ;; *) frags="$frags $TOP/$f" ;; esac
+	done
+fi
 for f in $frags; do
-	[ -f "$f" ] || die "missing config fragment $f (unsupported ARCH=$ARCH?)"
+	[ -f "$f" ] || die "missing config fragment ${f#"$TOP"/} (named by ${GEN_CONF#"$TOP"/} or ${ARCH_CONF#"$TOP"/})"
 done
-
-case $ARCH in
-x86_64) image=arch/x86/boot/bzImage ;;
-s390x)
-	command -v s390x-linux-gnu-ld >/dev/null ||
-		die "s390x-linux-gnu-ld not found: apt-get install binutils-s390x-linux-gnu"
-	image=arch/s390/boot/bzImage
-	;;
-*) die "unsupported ARCH=$ARCH (x86_64, s390x)" ;;
-esac
+missing=$(arch_missing_tools build)
+for t in $missing; do
+	case $t in "$QEMU":*) continue ;; esac
+	die "ARCH=$ARCH: the kernel build needs ${t%%:*}: apt-get install ${t#*:} (KTOOLS in ${ARCH_CONF#"$TOP"/}), or run 'make deps'"
+done
+image=$KIMAGE
 
 mkdir -p "$KOBJ" "$CACHE/ccache"
 export CCACHE_DIR="$CACHE/ccache"
@@ -44,10 +49,10 @@ mkdir -p "$LOGS"
 
 # Regenerate the configuration only when its inputs changed, so that an
 # unchanged tree rebuilds nothing.
-# Inputs: the fragments, this script and the kernel series (perf patches
-# do not touch Kconfig).
+# Inputs: the fragments, this script, the descriptors and the kernel
+# series (perf patches do not touch Kconfig).
 # shellcheck disable=SC2086 # $frags is a list of paths without blanks
-stamp=$( { cat $frags "$0"; series_files | grep "/kernel/" | xargs -r cat; } |
+stamp=$( { cat $frags "$0" "$GEN_CONF" "$ARCH_CONF"; series_files | grep "^$TOP/$KSERIES/" | xargs -r cat; } |
 	sha256sum | cut -d' ' -f1)
 if [ ! -f "$KOBJ/.config" ] || [ "$(cat "$KOBJ/.uaccess-probe-config" 2>/dev/null)" != "$stamp" ]; then
 	info CONFIG "tinyconfig + $(for f in $frags; do printf '%s ' "${f#"$TOP"/}"; done)"
@@ -98,6 +103,10 @@ if [ ! -f "$KOBJ/.config" ] || [ "$(cat "$KOBJ/.uaccess-probe-config" 2>/dev/nul
 	printf '%s\n' "$stamp" >"$KOBJ/.uaccess-probe-config"
 fi
 
+if [ "${KTARGETS:-}" = config ]; then
+	info CONFIG "$KOBJ/.config"
+	exit 0
+fi
 if [ -n "${KTARGETS:-}" ]; then
 	# Only these targets (objects for the user_dwarf tests), no image.
 	info KERNEL "building $KTARGETS with $KCC (log: ${log#"$TOP"/})"

@@ -7,33 +7,140 @@
 #   $CACHE          cache outside the repository: ccache, root file systems
 # shellcheck shell=sh
 
-TOP=$(CDPATH='' cd -- "$(dirname -- "$0")/.." && pwd)
+# The repository: the nearest folder above the running script that has
+# scripts/lib.sh.
+TOP=$(CDPATH='' cd -- "$(dirname -- "$0")" && pwd)
+while [ ! -f "$TOP/scripts/lib.sh" ] && [ "$TOP" != / ]; do
+	TOP=$(dirname -- "$TOP")
+done
 BUILD=${BUILD:-$TOP/build}
 CACHE=${UACCESS_PROBE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/uaccess-probe}
-TREE=$BUILD/linux
-ARCH=${ARCH:-x86_64}
-# KCC=gcc: the x86_64 kernel built with GCC 12 and the user_dwarf plugin
-# (kernel/configs/gcc.config) in its own folder, instead of clang-16.
-# KVARIANT names its build folders (kernel-, payload-, vm-).
-KCC=${KCC:-clang}
-case $KCC in
-gcc) KVARIANT=$ARCH-gcc ;;
-*) KVARIANT=$ARCH ;;
-esac
-KOBJ=$BUILD/kernel-$KVARIANT
-PERF_OUT=$BUILD/perf
-PERF=$PERF_OUT/perf
 LOGS=$BUILD/logs
-
-# The Debian package whose tarball is the base of every patch series.
-SRC_PKG=linux-source-6.1
-SRC_TARBALL=/usr/src/linux-source-6.1.tar.xz
-
-export TOP BUILD CACHE TREE ARCH KCC KVARIANT KOBJ PERF_OUT PERF LOGS SRC_PKG SRC_TARBALL
 
 msg() { printf '%s\n' "$*"; }
 info() { printf '  %-8s %s\n' "$1" "$2"; }
 die() { printf 'error: %s\n' "$*" >&2; exit 1; }
+
+# Targets as data: one descriptor per kernel generation
+# (kernel/generations/GEN.conf) and one per architecture
+# (qemu-image/arch/ARCH.conf).  Nothing else names a kernel version or an
+# architecture; each folder's "default" file names the default one.
+# UACCESS_GEN_DIR and UACCESS_ARCH_DIR move them (for the tests of the
+# descriptors themselves).
+GEN_DIR=${UACCESS_GEN_DIR:-$TOP/kernel/generations}
+ARCH_DIR=${UACCESS_ARCH_DIR:-$TOP/qemu-image/arch}
+
+# need_vars FILE VAR...: die naming the VARs that FILE left empty.
+need_vars() {
+	_f=$1
+	shift
+	_missing=
+	for _v in "$@"; do
+		eval "[ -n \"\${$_v:-}\" ]" || _missing="$_missing $_v"
+	done
+	[ -z "$_missing" ] || die "${_f#"$TOP"/} does not set:$_missing"
+}
+
+# load_generation GEN: read kernel/generations/GEN.conf.
+load_generation() {
+	GEN_CONF=$GEN_DIR/$1.conf
+	[ -f "$GEN_CONF" ] || die "no kernel generation '$1': no ${GEN_CONF#"$TOP"/} (known: $(list_descriptors "$GEN_DIR"))"
+	KGEN_NAME='' SRC_PKG='' SRC_TARBALL='' KSERIES='' PSERIES=''
+	KCONFIGS='' KCONFIGS_GCC='' TRACEFS_README=''
+	# shellcheck source=../kernel/generations/6.1.conf
+	. "$GEN_CONF"
+	need_vars "$GEN_CONF" KGEN_NAME SRC_PKG SRC_TARBALL KSERIES PSERIES \
+		KCONFIGS TRACEFS_README
+	[ "$KGEN_NAME" = "$1" ] || die "${GEN_CONF#"$TOP"/} says KGEN_NAME=$KGEN_NAME"
+}
+
+# load_arch ARCH: read qemu-image/arch/ARCH.conf.
+load_arch() {
+	ARCH_CONF=$ARCH_DIR/$1.conf
+	[ -f "$ARCH_CONF" ] || die "no architecture '$1': no ${ARCH_CONF#"$TOP"/} (known: $(list_descriptors "$ARCH_DIR"))"
+	KBUILD_ARCH='' KIMAGE='' ARCH_CONFIGS='' KCC_CLANG='' KFLAGS_CLANG=''
+	KCC_GCC='' KFLAGS_GCC='' KTOOLS='' ARCH_SUITES='' DEB_ARCH=''
+	QEMU='' QEMU_PKG='' QEMU_MACHINE='' QEMU_KVM='' CONSOLE='' RESULTS=''
+	QEMU_SERIAL='' QEMU_DISKS='' QEMU_EXIT='' GUEST_EXIT=''
+	# shellcheck disable=SC2034 # read by the scripts that source this
+	INIT_CFLAGS='' INIT_LD='' INIT_MACRO='' OVERLAPPING_ADDRESS_SPACES=''
+	# shellcheck source=../qemu-image/arch/x86_64.conf
+	. "$ARCH_CONF"
+	need_vars "$ARCH_CONF" KBUILD_ARCH KIMAGE ARCH_CONFIGS KCC_CLANG \
+		ARCH_SUITES QEMU QEMU_PKG QEMU_MACHINE CONSOLE QEMU_SERIAL \
+		GUEST_EXIT OVERLAPPING_ADDRESS_SPACES
+}
+
+# list_descriptors DIR: the names of DIR's descriptors, on one line.
+list_descriptors() {
+	for _d in "$1"/*.conf; do
+		[ -f "$_d" ] || continue
+		_d=${_d##*/}
+		printf '%s ' "${_d%.conf}"
+	done
+}
+
+# arch_has SUITE: does this architecture run SUITE (vm or proof)?
+arch_has() {
+	case " $ARCH_SUITES " in *" $1 "*) return 0 ;; esac
+	return 1
+}
+
+# arch_missing_tools [proof]: the host tools (COMMAND:PACKAGE words) that
+# this architecture needs and the host lacks: the kernel build's, QEMU,
+# and with "proof" /init's linker.
+arch_missing_tools() {
+	_tools="$KTOOLS $QEMU:$QEMU_PKG"
+	[ "${1:-}" = proof ] && [ -n "$INIT_LD" ] && _tools="$_tools $INIT_LD:$INIT_LD"
+	for _t in $_tools; do
+		command -v "${_t%%:*}" >/dev/null 2>&1 || printf '%s ' "$_t"
+	done
+}
+
+# arch_packages: the Debian packages of this architecture's host tools.
+arch_packages() {
+	for _t in $KTOOLS "$QEMU:$QEMU_PKG"; do
+		printf '%s\n' "${_t#*:}"
+	done
+}
+
+KGEN=${KGEN:-$(cat "$GEN_DIR/default")}
+ARCH=${ARCH:-$(cat "$ARCH_DIR/default")}
+load_generation "$KGEN"
+load_arch "$ARCH"
+
+# Build folders.  The default generation's have no suffix, another
+# generation's name it: build/linux-GEN, build/kernel-GEN-ARCH...
+GEN_TAG=
+[ "$KGEN" = "$(cat "$GEN_DIR/default")" ] || GEN_TAG=-$KGEN
+TREE=$BUILD/linux$GEN_TAG
+# KCC=gcc: the kernel built with GCC 12 and the user_dwarf plugin
+# (KCONFIGS_GCC) in its own folder, instead of clang.
+KCC=${KCC:-clang}
+case $KCC in
+clang | gcc) ;;
+*) die "unsupported KCC=$KCC (clang, gcc)" ;;
+esac
+# variant KCC: what names the build folders (kernel-, payload-, vm-) of
+# this generation and architecture's kernel built by KCC: x86_64,
+# x86_64-gcc, 6.12-x86_64...
+variant() {
+	_var=${GEN_TAG#-}${GEN_TAG:+-}$ARCH
+	[ "$1" = gcc ] && _var=$_var-gcc
+	printf '%s\n' "$_var"
+}
+kobj() { printf '%s\n' "$BUILD/kernel-$(variant "$1")"; }
+KVARIANT=$(variant "$KCC")
+KOBJ=$BUILD/kernel-$KVARIANT
+PERF_OUT=$BUILD/perf$GEN_TAG
+PERF=$PERF_OUT/perf
+# The stock perf: built from the tree without the series (tag "base").
+# The patched perf is $PERF.  One word each, in names, files and output.
+STOCK_PERF_OUT=$BUILD/perf$GEN_TAG-stock
+STOCK_PERF=$STOCK_PERF_OUT/perf
+
+export TOP BUILD CACHE TREE ARCH KGEN KCC KVARIANT KOBJ PERF_OUT PERF \
+	STOCK_PERF_OUT STOCK_PERF LOGS
 
 # timed NAME COMMAND...: run COMMAND, record its wall-clock duration in
 # $LOGS/timings so that 'make timings' can print where the time went.
@@ -77,33 +184,61 @@ run_logged() {
 
 ncpus() { getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2; }
 
-# kmake ARGS...: make in the kernel tree for $ARCH, always with the same
-# compiler settings (a different CC would make Kconfig rewrite .config).
+# machine_kind: what bench/measured.md says about the machine.
+machine_kind() {
+	printf '%s, %s CPUs, %s, %s' "$(uname -m)" "$(ncpus)" \
+		"$(awk '/MemTotal/ { printf "%.0f GiB RAM", $2 / 1048576 }' /proc/meminfo)" \
+		"$([ -w /dev/kvm ] && echo "/dev/kvm present" || echo "no /dev/kvm, TCG")"
+}
+
+# record TITLE: with RECORD=1, append stdin to bench/measured.md as an
+# entry with the date and the machine kind; stdin goes to stdout too.
+record() {
+	if [ "${RECORD:-0}" = 1 ]; then
+		_rec=$(mktemp)
+		tee "$_rec"
+		{
+			printf '\n## %s (%s)\n\n' "$1" "$(date -u +%F)"
+			printf 'Machine: %s; load average %s.\n\n' "$(machine_kind)" \
+				"$(cut -d' ' -f1-3 /proc/loadavg)"
+			sed 's/^/    /' "$_rec"
+		} >>"$TOP/bench/measured.md"
+		rm -f "$_rec"
+		info RECORD "added to bench/measured.md" >&2
+	else
+		cat
+	fi
+}
+
+# kmake ARGS...: make in the kernel tree for $ARCH with $KCC, always with
+# the same settings (a different CC would make Kconfig rewrite .config).
 kmake() {
-	case $ARCH in
-	x86_64)
-		if [ "$KCC" = gcc ]; then
-			# ccache does not hash plugins: make it hash the source.
-			CCACHE_EXTRAFILES=$TREE/scripts/gcc-plugins/user_dwarf_plugin.c \
-				make -C "$TREE" O="$KOBJ" ARCH=x86_64 CC="ccache gcc" "$@"
-		else
-			make -C "$TREE" O="$KOBJ" ARCH=x86_64 LLVM=-16 CC="ccache clang-16" "$@"
-		fi
-		;;
-	s390x)
-		# Debian's lld-16 cannot link s390: clang compiles, binutils links.
-		make -C "$TREE" O="$KOBJ" ARCH=s390 CC="ccache clang-16" \
-			HOSTCC=clang-16 CROSS_COMPILE=s390x-linux-gnu- "$@"
-		;;
-	*)
-		die "unsupported ARCH=$ARCH (x86_64, s390x)"
-		;;
+	kmake_in "$TREE" "$KOBJ" "$KCC" "$@"
+}
+
+# kmake_in TREE OBJ KCC ARGS...: the same in another tree and folder, or
+# with another compiler (scripts/build-each-patch.sh).
+kmake_in() {
+	_ktree=$1 _kobj=$2
+	case $3 in
+	gcc) _kcc=$KCC_GCC _kflags=$KFLAGS_GCC ;;
+	*) _kcc=$KCC_CLANG _kflags=$KFLAGS_CLANG ;;
 	esac
+	[ -n "$_kcc" ] ||
+		die "ARCH=$ARCH has no KCC=$3 kernel (KCC_$(echo "$3" | tr '[:lower:]' '[:upper:]') is empty in ${ARCH_CONF#"$TOP"/})"
+	_kextra=
+	# ccache does not hash plugins: make it hash the plugin's source.
+	[ "$3" = gcc ] && [ -f "$_ktree/scripts/gcc-plugins/user_dwarf_plugin.c" ] &&
+		_kextra=$_ktree/scripts/gcc-plugins/user_dwarf_plugin.c
+	shift 3
+	# shellcheck disable=SC2086 # $_kflags is a list of assignments
+	CCACHE_EXTRAFILES=$_kextra make -C "$_ktree" O="$_kobj" ARCH="$KBUILD_ARCH" \
+		CC="ccache $_kcc" $_kflags "$@"
 }
 
 # The patch files of kernel/series, then tools-perf-patches/series.
 series_files() {
-	for s in kernel tools-perf-patches; do
+	for s in "$KSERIES" "$PSERIES"; do
 		[ -f "$TOP/$s/series" ] || continue
 		sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$TOP/$s/series" |
 			while read -r p; do printf '%s\n' "$TOP/$s/$p"; done
@@ -121,3 +256,8 @@ wanted_stamp() {
 		done
 	} | sha256sum | cut -d' ' -f1
 }
+
+# shellcheck source=tap.sh
+. "$TOP/scripts/tap.sh"
+# shellcheck source=offline-perf.sh
+. "$TOP/scripts/offline-perf.sh"

@@ -3,7 +3,7 @@
 #
 # Build perf with gcc from a kernel tree's tools/perf.
 #   perf.sh                 the patched tree $TREE into $PERF_OUT
-#   perf.sh SRC OUT         any other tree (used for the unpatched baseline)
+#   perf.sh SRC OUT         any other tree (perf-stock.sh: the stock perf)
 # It does not need the kernel to be built.
 set -eu
 . "$(dirname -- "$0")/lib.sh"

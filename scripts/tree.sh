@@ -1,8 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# Make $TREE: the Debian linux-source-6.1 tarball as a git repository (tag
-# "base"), with kernel/series and then tools-perf-patches/series applied by
+# Make $TREE: the kernel generation's Debian source tarball (SRC_PKG and
+# SRC_TARBALL in kernel/generations/$KGEN.conf) as a git repository (tag
+# "base"), with the KSERIES and then the PSERIES series applied by
 # 'git am'.  Quick when the tree already carries exactly these series.
 #
 # A tree with local work (commits or changes that are not in the series

@@ -37,7 +37,7 @@ perf script -i /tmp/demo.data >/tmp/demo.script 2>&1
 grep -E 'hello.txt|/tmp/dir|os-release' /tmp/demo.script
 echo
 
-say "the same pointer read as kernel memory, which is what stock perf 6.1 defines"
+say "the same pointer read as kernel memory, which is what stock perf defines"
 echo "the guest runs in strict mode, so x86 no longer turns the kernel read into a user read:"
 show cat /proc/sys/kernel/trace_probe_strict_uaccess
 show perf probe -q -a 'kread=do_sys_openat2 filename:string@kernel'

@@ -3,6 +3,7 @@
 # description: perf probe -a with a variable name and an explicit :ustring
 # on do_sys_openat2; perf record of cat on a known file; perf script
 # shows the path.
+# requires: kprobe_events ustring:README
 # shellcheck source=../guest/lib.sh
 . /payload/guest/lib.sh
 

@@ -15,27 +15,29 @@
 #   compare.sh cost      not a test: what the plugin costs, in compile CPU
 #                        time (ROUNDS=3 compilations of every object with
 #                        and without it) and in .debug_* section bytes
+#                        (RECORD=1: and adds it to bench/measured.md)
 #
 # The objects are compiled again from the GCC kernel's .cmd files (the
 # command Kbuild used, without the dependency file and objtool), so the
-# plugin is always the one in the tree.  Both kernels' objects are built
-# first (scripts/kernel.sh with KTARGETS) unless PREBUILT=1.  Output is TAP.
+# plugin is always the one in the tree.  The Makefile builds what this
+# needs: both kernels' objects and the plugin (make gcc-objects
+# clang-objects) and the DWARF dumper (make dwarf-marks).  Output is TAP.
 set -u
-. "$(dirname -- "$0")/../scripts/lib.sh"
+# shellcheck source=../../scripts/lib.sh
+. "$(dirname -- "$0")/../../scripts/lib.sh"
 
 mode=${1:-}
-HERE=$TOP/user-dwarf
-OUT=$BUILD/user-dwarf
-GCC_KOBJ=$BUILD/kernel-$ARCH-gcc
-CLANG_KOBJ=$BUILD/kernel-$ARCH
+HERE=$TOP/dwarf-tests/gcc-plugin
+OUT=$BUILD/gcc-plugin
+GCC_KOBJ=$(kobj gcc)
+CLANG_KOBJ=$(kobj clang)
 PLUGIN_OPT=-fplugin=./scripts/gcc-plugins/user_dwarf_plugin.so
 
-n=0
-failed=0
-ok() { n=$((n + 1)); printf 'ok %d - %s\n' "$n" "$*"; }
-not_ok() { n=$((n + 1)); failed=$((failed + 1)); printf 'not ok %d - %s\n' "$n" "$*"; }
-diag() { sed 's/^/# /'; }
-bail() { printf 'Bail out! %s\n' "$*"; exit 1; }
+[ "$mode" = cost ] || tap_begin
+bail() {
+	[ "$mode" = cost ] && die "$*"
+	tap_bail "$@"
+}
 
 case $mode in
 codegen | clang | notags | cost) ;;
@@ -47,20 +49,10 @@ objs=$(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$HERE/objects.txt")
 set -- $objs
 [ $# -gt 0 ] || bail "no objects in objects.txt"
 
-[ "$mode" = cost ] || printf 'TAP version 13\n'
 mkdir -p "$OUT/on" "$OUT/off" "$LOGS"
 
-# Both kernels' objects, and the plugin, as Kbuild builds them; with
-# PREBUILT=1, as they are (while a full build runs in the same folder).
-if [ "${PREBUILT:-0}" = 1 ]; then
-	:
-elif ! KCC=gcc KTARGETS="scripts $objs" sh "$TOP/scripts/kernel.sh" >&2; then
-	bail "building the GCC objects failed"
-fi
-if [ "$mode" = clang ] && [ "${PREBUILT:-0}" != 1 ]; then
-	KCC=clang KTARGETS="$objs" sh "$TOP/scripts/kernel.sh" >&2 ||
-		bail "building the clang objects failed"
-fi
+[ -f "$GCC_KOBJ/scripts/gcc-plugins/user_dwarf_plugin.so" ] ||
+	bail "no user_dwarf plugin in $GCC_KOBJ: run 'make gcc-objects'"
 
 # compile OBJ VARIANT: OBJ compiled again into $OUT/VARIANT/OBJ, with the
 # plugin (on) or without it (off)
@@ -91,9 +83,8 @@ marks() {
 	"$OUT/dwarf-marks" "$1" | sort -u
 }
 
-if [ "$mode" = clang ]; then
-	cc -O2 -Wall -o "$OUT/dwarf-marks" "$HERE/dwarf-marks.c" -ldw -lelf ||
-		bail "cannot build dwarf-marks.c (libdw-dev)"
+if [ "$mode" = clang ] && [ ! -x "$OUT/dwarf-marks" ]; then
+	bail "no DWARF dumper at $OUT/dwarf-marks: run 'make dwarf-marks'"
 fi
 
 # cpu: the user+system CPU seconds of this shell's children so far
@@ -135,10 +126,10 @@ if [ "$mode" = cost ]; then
 		b_off=$((b_off + $(debug_bytes "$OUT/off/$o")))
 	done
 	echo "$t_on $t_off $b_on $b_off $# $rounds" | awk '{
-		printf "objects: %d (user-dwarf/objects.txt), %d rounds\n", $5, $6
+		printf "objects: %d (dwarf-tests/gcc-plugin/objects.txt), %d rounds\n", $5, $6
 		printf "compile CPU time: %.2f s with the plugin, %.2f s without: %+.2f%%\n", $1, $2, ($1 / $2 - 1) * 100
 		printf ".debug_* bytes: %d with the plugin, %d without: %+.2f%%\n", $3, $4, ($3 / $4 - 1) * 100
-	}'
+	}' | record "make bench-gcc-plugin: what the GCC plugin costs"
 	exit 0
 fi
 
@@ -147,8 +138,8 @@ for o in "$@"; do
 	case $mode in
 	codegen)
 		if ! compile "$o" on || ! compile "$o" off; then
-			not_ok "codegen $o: compiling failed"
-			cat "$OUT/on/$o.log" "$OUT/off/$o.log" 2>/dev/null | tail -n 5 | diag
+			tap_not_ok "codegen $o: compiling failed"
+			cat "$OUT/on/$o.log" "$OUT/off/$o.log" 2>/dev/null | tail -n 5 | tap_diag
 			continue
 		fi
 		for v in on off; do
@@ -157,31 +148,31 @@ for o in "$@"; do
 			objdump -dr "$OUT/$v/$o" | sed 1,3d >"$OUT/$v/$o.dis"
 		done
 		if [ "$(annotations "$OUT/on/$o")" -eq 0 ]; then
-			not_ok "codegen $o: the plugin added no annotation, nothing was tested"
+			tap_not_ok "codegen $o: the plugin added no annotation, nothing was tested"
 		elif cmp -s "$OUT/on/$o.nodebug" "$OUT/off/$o.nodebug"; then
-			ok "codegen $o: identical without .debug_* ($(wc -l <"$OUT/on/$o.dis") lines of objdump -dr)"
+			tap_ok "codegen $o: identical without .debug_* ($(wc -l <"$OUT/on/$o.dis") lines of objdump -dr)"
 		else
-			not_ok "codegen $o: the objects differ outside .debug_*"
-			diff "$OUT/off/$o.dis" "$OUT/on/$o.dis" | head -n 20 | diag
+			tap_not_ok "codegen $o: the objects differ outside .debug_*"
+			diff "$OUT/off/$o.dis" "$OUT/on/$o.dis" | head -n 20 | tap_diag
 		fi
 		;;
 	notags)
 		if ! compile "$o" off; then
-			not_ok "notags $o: compiling failed"
-			tail -n 5 "$OUT/off/$o.log" | diag
+			tap_not_ok "notags $o: compiling failed"
+			tail -n 5 "$OUT/off/$o.log" | tap_diag
 			continue
 		fi
 		a=$(annotations "$OUT/off/$o")
 		if [ "$a" -eq 0 ] && ! grep -q btf_type_tag "$OUT/off/$o"; then
-			ok "notags $o: GCC without the plugin: no annotation"
+			tap_ok "notags $o: GCC without the plugin: no annotation"
 		else
-			not_ok "notags $o: GCC without the plugin: $a annotations"
+			tap_not_ok "notags $o: GCC without the plugin: $a annotations"
 		fi
 		;;
 	clang)
 		if ! compile "$o" on; then
-			not_ok "clang $o: compiling failed"
-			tail -n 5 "$OUT/on/$o.log" | diag
+			tap_not_ok "clang $o: compiling failed"
+			tail -n 5 "$OUT/on/$o.log" | tap_diag
 			continue
 		fi
 		marks "$OUT/on/$o" >"$OUT/on/$o.marks"
@@ -217,7 +208,7 @@ for o in "$@"; do
 						known_n++
 						continue
 					}
-					print "# differs: " p[2] ": gcc" m[1, p[2]] ", clang" m[2, p[2]]
+					print "differs: " p[2] ": gcc" m[1, p[2]] ", clang" m[2, p[2]]
 					bad++
 				}
 				printf "%d %d %d\n", common + 0, bad + 0, known_n + 0
@@ -226,16 +217,15 @@ for o in "$@"; do
 		set -- $(tail -n 1 "$OUT/on/$o.cmp")
 		total=$((total + $1))
 		if [ "$1" -eq 0 ]; then
-			not_ok "clang $o: no entry in common"
+			tap_not_ok "clang $o: no entry in common"
 		elif [ "$2" -eq 0 ]; then
-			ok "clang $o: $1 entries in both, the same marks but $3 known differences"
+			tap_ok "clang $o: $1 entries in both, the same marks but $3 known differences"
 		else
-			not_ok "clang $o: $2 of $1 entries differ"
-			sed '$d' "$OUT/on/$o.cmp" | head -n 20
+			tap_not_ok "clang $o: $2 of $1 entries differ"
+			sed '$d' "$OUT/on/$o.cmp" | head -n 20 | tap_diag
 		fi
 		;;
 	esac
 done
-[ "$mode" = clang ] && printf '# %d entries compared in all\n' "$total"
-printf '1..%d\n' "$n"
-[ "$failed" -eq 0 ]
+[ "$mode" = clang ] && echo "$total entries compared in all" | tap_diag
+tap_done

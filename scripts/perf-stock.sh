@@ -1,0 +1,17 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Build the stock perf: perf from the tree without the series (the tag
+# "base") into $STOCK_PERF_OUT (build/perf-stock), from a git worktree at
+# $TREE-stock (build/linux-stock): the baseline that the DWARF tests' stock
+# column,
+# the s390x proof suite and the benchmark compare with.
+set -eu
+. "$(dirname -- "$0")/lib.sh"
+[ -d "$TREE/.git" ] || die "no tree at $TREE: run 'make tree'"
+src=$TREE-stock
+if [ ! -d "$src" ]; then
+	git -C "$TREE" worktree prune
+	git -C "$TREE" worktree add -q --detach "$src" base
+fi
+sh "$TOP/scripts/perf.sh" "$src" "$STOCK_PERF_OUT"
