@@ -41,11 +41,14 @@
 #   tap_summary P F S        the final line "P passed, F failed, S skipped"
 # shellcheck shell=sh
 
-# tap_begin: start a stream (a new $TAP_STATE unless one is exported).
+# tap_begin: start a stream (a new $TAP_STATE unless one is exported; a
+# new one goes away when the shell exits, unless the script sets an EXIT
+# trap of its own after this).
 tap_begin() {
 	if [ -z "${TAP_STATE:-}" ] || [ ! -f "$TAP_STATE" ]; then
 		TAP_STATE=$(mktemp "${TMPDIR:-/tmp}/tap.XXXXXX")
 		TAP_OWN_STATE=1
+		trap 'rm -f "$TAP_STATE"' EXIT
 	fi
 }
 
