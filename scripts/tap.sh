@@ -16,6 +16,7 @@
 #   tap_bail REASON          "Bail out! REASON" and the plan; exit 1
 #   tap_bail_line REASON     only the line "Bail out! REASON", for a
 #                            stream whose writer is someone else (a guest)
+#   tap_counts               "PASSED FAILED SKIPPED" of this stream so far
 #   tap_done                 the plan "1..N"; status 0 if nothing failed
 #   tap_records              records on stdin as TAP, for writers that
 #                            cannot print in order (parallel workers) or
