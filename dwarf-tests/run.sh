@@ -61,7 +61,7 @@ FIXTURE_CFLAGS="-g -gdwarf-5 -O2 -fno-inline -ffreestanding -fno-builtin \
 -fno-pic -mcmodel=kernel -mno-red-zone -fno-stack-protector \
 -fno-asynchronous-unwind-tables -fno-unwind-tables -Wall"
 
-# Workers write records, report() turns them into TAP:
+# Workers write records, report() turns them into TAP (tap_records):
 #   "R ok DESC" / "R notok DESC" / "R skip DESC<TAB>REASON" / "D diagnostic"
 #   "G DESC<TAB>OUTPUT<TAB>EXIT": what perf printed for a case (normalized)
 ok() {
@@ -375,19 +375,7 @@ worker() {
 # report: the records of the workers as TAP, then the summary
 report() {
 	tap_begin
-	while IFS= read -r _r; do
-		case $_r in
-		'R ok '*) tap_ok "${_r#R ok }" ;;
-		'R notok '*) tap_not_ok "${_r#R notok }" ;;
-		'R skip '*)
-			_r=${_r#R skip }
-			tap_skip "${_r%%	*}" "${_r#*	}"
-			;;
-		'G '*) ;;
-		'D '*) printf '%s\n' "${_r#D }" | tap_diag ;;
-		*) printf '%s\n' "$_r" | tap_diag ;;
-		esac
-	done
+	tap_records
 	# shellcheck disable=SC2046 # three numbers
 	set -- $(tap_counts)
 	_rc=0

@@ -14,6 +14,14 @@
 #                                     a silent guest, /init errors, no
 #                                     trace, wrong values
 #   recorded/proof/events, probes     the host's side of that run
+#   recorded/dwarf/records.gcc        a DWARF test worker's records (the
+#                                     head of a real run, then a failed
+#                                     build, a skip, a stray line)
+#   recorded/dwarf/stock-*.cases      what the patched and the stock perf
+#                                     printed for five gcc-stock cases (real;
+#                                     us.value's stock output edited into an
+#                                     undocumented difference, us.index left
+#                                     out of the patched run)
 #
 # The bad VM streams are made from the good one here (cut, without the
 # plan, with a bail out), so that each differs from it in one way.
@@ -21,7 +29,8 @@
 # tap_plan_error, tap_stream_verdict, and the writer's numbering), the VM
 # suite's verdict (qemu.sh: vm_verdict), the proof suite's (proof_verdict,
 # proof_trace) and its trace parser and per-event verdicts
-# (proof/judge.sh).  Host only, a few seconds.  TAP on stdout.
+# (proof/judge.sh), the records of the DWARF tests' workers (tap_records)
+# and the gcc-stock verdicts (dwarf-tests/gcc-plugin/stock-verdicts.awk).  Host only, a few seconds.  TAP on stdout.
 set -u
 here=$(CDPATH='' cd -- "$(dirname -- "$0")" && pwd)
 # shellcheck source=../scripts/lib.sh
@@ -95,6 +104,26 @@ expect "suite verdict: a failed exit that no result explains" \
 ) >"$tmp/writer.tap"
 expect "writer: numbered across subshells, plan, status" "$(tr '\n' '|' <"$tmp/writer.tap")" \
 	"ok 1 - one|not ok 2 - two|ok 3 - three # SKIP no reason|ok 4 - four|1..4|status 1|"
+
+# The records of parallel writers (dwarf-tests/run.sh's workers).
+(TAP_STATE='' && tap_begin && tap_records <"$rec/dwarf/records.gcc" && tap_done) >"$tmp/records.tap"
+expect "records: numbered results, a skip with its reason, data left out, diagnostics" \
+	"$(tr '\n' '|' <"$tmp/records.tap")" \
+	"ok 1 - gcc: build argv (no annotations, as wanted)|ok 2 - gcc: build badtags (no annotations, as wanted)|ok 3 - gcc: build bitfield (no annotations, as wanted)|not ok 4 - gcc: build ustring: no btf_type_tag(\"user\") annotation in its DWARF|#   clang: error: unknown argument|ok 5 - us.old.x [gcc v5.4] -D us_open filename # SKIP NO_TAGS: hand-written DWARF|#   stray output of a worker|1..5|"
+
+# The gcc-stock verdicts: the patched perf as the stock one, or a
+# documented difference.
+awk -F '\t' -v known="$rec/dwarf/known.txt" \
+	-f "$TOP/dwarf-tests/gcc-plugin/stock-verdicts.awk" \
+	"$rec/dwarf/stock-patched.cases" "$rec/dwarf/stock-stock.cases" >"$tmp/stock.records"
+expect "gcc-stock: the same output passes, twice" \
+	"$(grep -c '^R ok us\.\(string\|vars\) .*: as stock perf$' "$tmp/stock.records")" 2
+expect "gcc-stock: a documented difference passes" \
+	"$(grep -c '^R ok us\.at_kernel .*: differs from stock perf, as documented$' "$tmp/stock.records")" 1
+expect "gcc-stock: an undocumented difference fails, showing both outputs" \
+	"$(grep -A2 '^R notok us\.value .*: differs from stock perf$' "$tmp/stock.records" | grep -c '^D \(patched\|stock\): ')" 2
+expect "gcc-stock: a case the patched perf did not run fails" \
+	"$(grep -c '^R notok us\.index .*: no result with the patched perf$' "$tmp/stock.records")" 1
 
 # --- the VM suite's verdict ---------------------------------------------------
 expect "vm: a good run passes" "$(vm_verdict 33 "$good" 900)" pass

@@ -16,7 +16,15 @@
 #   tap_bail REASON          "Bail out! REASON" and the plan; exit 1
 #   tap_bail_line REASON     only the line "Bail out! REASON", for a
 #                            stream whose writer is someone else (a guest)
+#   tap_counts               "PASSED FAILED SKIPPED" of this stream so far
 #   tap_done                 the plan "1..N"; status 0 if nothing failed
+#   tap_records              records on stdin as TAP, for writers that
+#                            cannot print in order (parallel workers) or
+#                            that are awk programs: "R ok DESC",
+#                            "R notok DESC", "R skip DESC<TAB>REASON",
+#                            "D DIAGNOSTIC"; other one-letter records
+#                            ("G ...") are data and are left out, any
+#                            other line is a diagnostic
 # The numbering survives subshells and pipelines: it is kept in the file
 # $TAP_STATE, which tap_begin makes (and which a parent can export so
 # that its children number on).  $TAP_PREFIX goes before every DESC.
@@ -34,11 +42,14 @@
 #   tap_summary P F S        the final line "P passed, F failed, S skipped"
 # shellcheck shell=sh
 
-# tap_begin: start a stream (a new $TAP_STATE unless one is exported).
+# tap_begin: start a stream (a new $TAP_STATE unless one is exported; a
+# new one goes away when the shell exits, unless the script sets an EXIT
+# trap of its own after this).
 tap_begin() {
 	if [ -z "${TAP_STATE:-}" ] || [ ! -f "$TAP_STATE" ]; then
 		TAP_STATE=$(mktemp "${TMPDIR:-/tmp}/tap.XXXXXX")
 		TAP_OWN_STATE=1
+		trap 'rm -f "$TAP_STATE"' EXIT
 	fi
 }
 
@@ -65,6 +76,22 @@ tap_result() {
 	return "$_tap_rc"
 }
 tap_diag() { sed 's/^/#   /'; }
+
+tap_records() {
+	while IFS= read -r _tap_r; do
+		case $_tap_r in
+		'R ok '*) tap_ok "${_tap_r#R ok }" ;;
+		'R notok '*) tap_not_ok "${_tap_r#R notok }" ;;
+		'R skip '*)
+			_tap_r=${_tap_r#R skip }
+			tap_skip "${_tap_r%%	*}" "${_tap_r#*	}"
+			;;
+		'D '*) printf '%s\n' "${_tap_r#D }" | tap_diag ;;
+		[A-Z]' '*) ;;
+		*) printf '%s\n' "$_tap_r" | tap_diag ;;
+		esac
+	done
+}
 
 # tap_counts: "PASSED FAILED SKIPPED" of this stream so far.
 tap_counts() {

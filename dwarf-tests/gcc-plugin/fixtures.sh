@@ -52,44 +52,15 @@ stock)
 			sort >"$OUT/stock-$p.cases"
 	done
 	# The fixtures' builds, as the patched run recorded them.
-	sed -n 's/^R \(ok\|notok\) \(gcc: build .*\)/\1\t\2/p' \
+	grep -E '^R (ok|notok) gcc: build ' \
 		"$BUILD/dwarf-tests-gcc-patched/results.gcc" >"$OUT/stock.verdicts"
-	# One verdict per case: "ok|notok<TAB>DESC[<TAB>DIAGNOSTIC]".
-	awk -F '\t' -v known="$HERE/stock-differences.txt" '
-		BEGIN {
-			while ((getline l < known) > 0) {
-				if (l ~ /^#/ || l !~ /[^ \t]/) continue
-				split(l, f, "|")
-				gsub(/^[ \t]+|[ \t]+$/, "", f[1])
-				kd[f[1]] = 1
-			}
-		}
-		FNR == 1 { file++ }
-		file == 1 { got[$1] = $2; ex[$1] = $3; next }
-		{
-			id = $1
-			sub(/ .*/, "", id)
-			if (!($1 in got))
-				printf "notok\t%s: no result with patched perf\n", $1
-			else if (got[$1] == $2 && ex[$1] == $3)
-				printf "ok\t%s: as stock perf\n", $1
-			else if (id in kd)
-				printf "ok\t%s: differs from stock perf, as documented\n", $1
-			else
-				printf "notok\t%s: differs from stock perf\tpatched: %s (exit %s); stock: %s (exit %s)\n",
-					$1, got[$1], ex[$1], $2, $3
-		}' "$OUT/stock-patched.cases" "$OUT/stock-stock.cases" >>"$OUT/stock.verdicts"
+	# One record per case (stock-verdicts.awk), after the builds'.
+	awk -F '\t' -v known="$HERE/stock-differences.txt" -f "$HERE/stock-verdicts.awk" \
+		"$OUT/stock-patched.cases" "$OUT/stock-stock.cases" >>"$OUT/stock.verdicts"
 	tap_header
 	tap_begin
 	[ -s "$OUT/stock-stock.cases" ] || tap_bail "no case ran with stock perf (see $OUT/stock-stock.tap)"
-	while IFS='	' read -r v desc why; do
-		if [ "$v" = ok ]; then
-			tap_ok "$desc"
-		else
-			tap_not_ok "$desc"
-			[ -z "$why" ] || printf '%s\n' "$why" | tap_diag
-		fi
-	done <"$OUT/stock.verdicts"
+	tap_records <"$OUT/stock.verdicts"
 	tap_done
 	;;
 *)

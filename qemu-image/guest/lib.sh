@@ -29,7 +29,7 @@ expect_grep() {
 run_cmd() {
 	_log=$1
 	shift
-	echo "# \$ $*"
+	echo "\$ $*" | diag
 	"$@" >"$_log" 2>&1
 	_rc=$?
 	diag <"$_log"

@@ -17,7 +17,7 @@ rm -rf "$logs"
 mkdir -p "$logs"
 cd "$ft" || exit 1
 ./ftracetest -k -l "$logs" test.d/kprobe/ >"$logs/summary" 2>&1
-echo "# ftracetest exit status $?"
+echo "ftracetest exit status $?" | diag
 
 # "[N] description<TAB>[RESULT]"; the kept log N-name.tc-log.* names case N.
 sed -n 's/^\[\([0-9]*\)\].*\[\([A-Z]*\)\]$/\1 \2/p' "$logs/summary" >"$logs/results"

@@ -31,7 +31,7 @@ check() {
 		pass "perf probe -D '$1' reads $3"
 	else
 		fail "perf probe -D '$1' reads $3"
-		echo "#   expected a definition matching: $2"
+		echo "expected a definition matching: $2" | diag
 		diag </tmp/def.out
 	fi
 	run_cmd /tmp/add.out perf probe -m "$mod" -a "$1" ||
@@ -62,8 +62,8 @@ expect() {
 		pass "$1 records $3"
 	else
 		fail "$1 records $3"
-		echo "#   expected: $2"
-		echo "#   recorded: ${got:-no sample}"
+		echo "expected: $2" | diag
+		echo "recorded: ${got:-no sample}" | diag
 	fi
 }
 
@@ -128,7 +128,7 @@ if [ -n "$got" ] && [ "$got" != "path_string=\"$str\"" ]; then
 	pass "probe_user_string does not record the user string through a kernel read"
 else
 	fail "probe_user_string does not record the user string through a kernel read"
-	echo "#   recorded: ${got:-no sample}"
+	echo "recorded: ${got:-no sample}" | diag
 fi
 
 reset_probes
