@@ -13,8 +13,8 @@
 #
 # Environment:
 #   PERF=path        perf binary (default: $TOP/build/perf/perf)
-#   EXPECT=patched   check the patched perf's column of cases.txt (the
-#                    column named "target" there; EXPECT=target is the same)
+#   EXPECT=patched   check the patched perf's column of cases.txt
+#                    (EXPECT=target, its old name, is the same)
 #   EXPECT=stock     check the stock perf's column
 #   BUILD=dir        scratch directory (default: $TOP/build/dwarf-tests)
 #   COMPILERS=list   compilers to build the fixtures with, one worker each,

@@ -5,58 +5,33 @@
 # through a __user pointer (perf_copy_attr's uattr->disabled), recorded
 # with their real values; and perf probe -a refusing a user read on a
 # kernel whose tracing/README lacks "[u]<offset>", where -D only warns.
+# requires: kprobe_events
 # shellcheck source=../guest/lib.sh
 . /payload/guest/lib.sh
 
 cd /tmp || exit 1
-
-# probe SPEC PATTERN DESC: perf probe -D SPEC must match PATTERN (grep -E),
-# then the probe is added.  Fails (returns 1) if either does not work.
-probe() {
-	if perf probe -q -D "$1" >/tmp/def.out 2>&1 && grep -Eq -- "$2" /tmp/def.out; then
-		pass "perf probe -D '$1': $3"
-	else
-		fail "perf probe -D '$1': $3"
-		echo "#   expected a definition matching: $2"
-		diag </tmp/def.out
-		return 1
-	fi
-	run_cmd /tmp/add.out perf probe -q -a "$1" || { fail "perf probe -a '$1'"; return 1; }
-}
-
-# record EVENT COMMAND...: perf record COMMAND; perf script into /tmp/script.out
-record() {
-	ev=$1
-	shift
-	run_cmd /tmp/record.out perf record -q -e "$ev" -o /tmp/perf.data -- "$@" ||
-		fail "perf record -e $ev -- $*"
-	perf script -i /tmp/perf.data >/tmp/script.out 2>&1
-	diag </tmp/script.out
-}
 
 # 1. DW_OP_stack_value: stat is %sp + N in the inlined cp_new_stat(); stock
 # perf loads the stack at N first and records whatever is there.
 reset_probes
 file=/tmp/uaccess-probe-v3.bin
 head -c 12345 /dev/zero >"$file"
-if probe 'cp_new_stat stat->size' 'size=(\+[0-9]+\(%[a-z0-9]+\)|%[a-z0-9]+):s64' \
-	"the member, not a load of the pointer first"; then
-	# dash's test -s calls stat(), i.e. newfstatat(2) and cp_new_stat()
-	record 'probe:cp_new_stat*' sh -c "test -s $file"
-	expect_grep "perf script shows the file's size through stat->size" \
-		'probe:cp_new_stat[_0-9]*: .*size=12345( |$)' /tmp/script.out
-fi
+probe 'cp_new_stat stat->size' 'size=(\+[0-9]+\(%[a-z0-9]+\)|%[a-z0-9]+):s64' \
+	"the member, not a load of the pointer first"
+# dash's test -s calls stat(), i.e. newfstatat(2) and cp_new_stat()
+record 'probe:cp_new_stat*' sh -c "test -s $file"
+check "perf script shows the file's size through stat->size" \
+	'probe:cp_new_stat[_0-9]*: .*size=12345( |$)'
 
 # 2. A bit field located by DW_AT_data_bit_offset, read through the __user
 # perf_event_attr of perf_event_open(2); stock perf cannot find its offset.
 reset_probes
-if probe 'perf_copy_attr uattr->disabled' 'disabled=\+u[0-9]+\(%[a-z0-9]+\):b1@[0-9]+/[0-9]+' \
-	"a user read of the bit field's container"; then
-	# perf stat opens its counter disabled, to enable it at exec
-	record 'probe:perf_copy_attr*' perf stat -o /tmp/stat.out -e task-clock true
-	expect_grep "perf script shows disabled=1 for perf stat's counter" \
-		'probe:perf_copy_attr[_0-9]*: .*disabled=1' /tmp/script.out
-fi
+probe 'perf_copy_attr uattr->disabled' 'disabled=\+u[0-9]+\(%[a-z0-9]+\):b1@[0-9]+/[0-9]+' \
+	"the bit field's container with a user read"
+# perf stat opens its counter disabled, to enable it at exec
+record 'probe:perf_copy_attr*' perf stat -o /tmp/stat.out -e task-clock true
+check "perf script shows disabled=1 for perf stat's counter" \
+	'probe:perf_copy_attr[_0-9]*: .*disabled=1'
 
 # 3. A kernel whose probe events cannot read user memory: a copy of this
 # kernel's tracing/README without "[u]<offset>", as perf probe sees it.
