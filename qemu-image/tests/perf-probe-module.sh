@@ -23,20 +23,8 @@ pass "modprobe $mod gives $run"
 old_strict=$(cat "$strict")
 echo 1 >"$strict"
 
-# check SPEC PATTERN WHAT: perf probe -m $mod -D SPEC must make a
-# definition matching PATTERN (grep -E); then add the probe for real.
-check() {
-	if perf probe -q -m "$mod" -D "$1" >/tmp/def.out 2>&1 &&
-		grep -Eq -- "$2" /tmp/def.out; then
-		pass "perf probe -D '$1' reads $3"
-	else
-		fail "perf probe -D '$1' reads $3"
-		echo "expected a definition matching: $2" | diag
-		diag </tmp/def.out
-	fi
-	run_cmd /tmp/add.out perf probe -m "$mod" -a "$1" ||
-		fail "perf probe -m $mod -a '$1'"
-}
+# The library's probe SPEC PATTERN WHAT, on the module's functions
+PROBE_OPTS="-m $mod"
 
 # trigger: perf record every probe while a shell writes $str to the
 # trigger; the samples go to /tmp/script.out, the shell's PID to $pid.
@@ -71,26 +59,26 @@ reset_probes
 user='\+u[0-9]+'
 kern='\+[0-9]+'
 reg='%[a-z0-9]+'
-check 'probe_user_string path:string' \
+probe 'probe_user_string path:string' \
 	"path_string=${user}\\($reg\\):string" "a user string"
-check 'probe_user_struct pt->x pt->y pt->z pt->mode' \
+probe 'probe_user_struct pt->x pt->y pt->z pt->mode' \
 	"x=${user}\\($reg\\):s32 y=${user}\\($reg\\):s32 z=${user}\\($reg\\):s64 mode=${user}\\($reg\\):b7@[0-9]+/[0-9]+" \
 	"members and a bit field through a user pointer"
-check 'probe_user_argv a0=argv[0]:string a1=argv[1]:string' \
+probe 'probe_user_argv a0=argv[0]:string a1=argv[1]:string' \
 	"a0=${user}\\(${user}\\($reg\\)\\):string a1=${user}\\(${user}\\($reg\\)\\):string" \
 	"user strings from a user array"
-check 'probe_user_kstruct kb->kname:string kb->uname:string kb->len' \
+probe 'probe_user_kstruct kb->kname:string kb->uname:string kb->len' \
 	"kname=${kern}\\(${kern}\\($reg\\)\\):string uname=${user}\\(${kern}\\($reg\\)\\):string len=${kern}\\($reg\\):x64" \
 	"a kernel and a user string from a kernel struct"
-check 'probe_user_kstring name:string' \
+probe 'probe_user_kstring name:string' \
 	"name_string=${kern}\\($reg\\):string" "a kernel string"
-check 'probe_user_span span->buf:string span->len' \
+probe 'probe_user_span span->buf:string span->len' \
 	"buf=${user}\\(${kern}\\($reg\\)\\):string len=${kern}\\($reg\\):x64" \
 	"a user string from a struct on the stack"
-check 'probe_user_cap_header header->version header->pid' \
+probe 'probe_user_cap_header header->version header->pid' \
 	"version=${user}\\($reg\\):x32 pid=${user}\\($reg\\):s32" \
 	"members through a typedef'd user pointer"
-check 'probe_user_buffer len' "len=$reg:x64" "a length next to a void __user buffer"
+probe 'probe_user_buffer len' "len=$reg:x64" "a length next to a void __user buffer"
 
 trigger
 expect probe_user_string "path_string=\"$str\"" "the user string"
@@ -120,7 +108,7 @@ fi
 # file shows as "(fault)"; perf script shows whatever bytes the event's
 # string area holds, so only "not the string" can be asserted.
 reset_probes
-check 'probe_user_string path:string@kernel' \
+probe 'probe_user_string path:string@kernel' \
 	"path_string=${kern}\\($reg\\):string" "kernel memory when told to (@kernel)"
 trigger
 got=$(sample probe_user_string)
