@@ -32,7 +32,7 @@ pkgs=$(sed -e 's/#.*//' "$here/packages.list" | tr -s ' \n' ',,' | sed -e 's/^,/
 # Bump when the recipe below changes what ends up in the image.
 recipe=1
 key=$( { printf '%s %s %s %s\n' "$recipe" "$suite" "$debarch" "$pkgs"; cat "$here/guest/init"; } |
-	sha256sum | cut -c1-16)
+	inputs_key | cut -c1-16)
 dir=$CACHE/rootfs/$debarch-$key
 img=$dir.ext4
 

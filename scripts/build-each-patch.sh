@@ -25,8 +25,8 @@ out=$PERF_OUT-each
 mkdir -p "$out"
 # The worktree stays between runs, so that each step builds incrementally;
 # and a series that already passed as it is now is not built again.
-head="$(git -C "$TREE" rev-parse HEAD) $(cat "$0" "$KOBJ/.config" 2>/dev/null | sha256sum | cut -d' ' -f1)"
-if [ -f "$out/passed" ] && [ "$(cat "$out/passed")" = "$head" ] && [ -f "$out/run.tap" ]; then
+head="$(git -C "$TREE" rev-parse HEAD) $(cat "$0" "$KOBJ/.config" 2>/dev/null | inputs_key)"
+if stamp_matches "$out/passed" "$head" && [ -f "$out/run.tap" ]; then
 	sed '/^ok /s/$/ (unchanged since it passed)/' "$out/run.tap"
 	exit 0
 fi
@@ -146,4 +146,4 @@ for c in $(git -C "$TREE" rev-list --reverse base..HEAD); do
 done >"$out/run.tap"
 tap_done >>"$out/run.tap"
 cat "$out/run.tap"
-[ -n "$failed" ] || echo "$head" >"$out/passed"
+[ -n "$failed" ] || stamp_write "$out/passed" "$head"

@@ -102,5 +102,5 @@ export_one "$KSERIES" "$tmp/kernel"
 export_one "$PSERIES" "$tmp/perf"
 
 # The tree now matches the series files: keep 'make tree' from rebuilding it.
-wanted_stamp >"$TREE/.git/uaccess-probe-stamp"
+stamp_write "$TREE/.git/uaccess-probe-stamp" "$(wanted_stamp)"
 git -C "$TREE" rev-parse HEAD >"$TREE/.git/uaccess-probe-head"

@@ -53,8 +53,8 @@ mkdir -p "$LOGS"
 # series (perf patches do not touch Kconfig).
 # shellcheck disable=SC2086 # $frags is a list of paths without blanks
 stamp=$( { cat $frags "$0" "$GEN_CONF" "$ARCH_CONF"; series_files | grep "^$TOP/$KSERIES/" | xargs -r cat; } |
-	sha256sum | cut -d' ' -f1)
-if [ ! -f "$KOBJ/.config" ] || [ "$(cat "$KOBJ/.uaccess-probe-config" 2>/dev/null)" != "$stamp" ]; then
+	inputs_key)
+if [ ! -f "$KOBJ/.config" ] || ! stamp_matches "$KOBJ/.uaccess-probe-config" "$stamp"; then
 	info CONFIG "tinyconfig + $(for f in $frags; do printf '%s ' "${f#"$TOP"/}"; done)"
 	kmake tinyconfig >>"$log" 2>&1 ||
 		{ tail -n 20 "$log" >&2; die "tinyconfig failed (log: $log)"; }
@@ -100,7 +100,7 @@ if [ ! -f "$KOBJ/.config" ] || [ "$(cat "$KOBJ/.uaccess-probe-config" 2>/dev/nul
 		done <"$f"
 	done
 	[ "$missing" -eq 0 ] || die "$missing fragment option(s) did not reach $KOBJ/.config: fix their dependencies"
-	printf '%s\n' "$stamp" >"$KOBJ/.uaccess-probe-config"
+	stamp_write "$KOBJ/.uaccess-probe-config" "$stamp"
 fi
 
 if [ "${KTARGETS:-}" = config ]; then
@@ -119,15 +119,15 @@ if [ "$KCC" = gcc ]; then
 	# Kbuild does not recompile objects when a plugin changes: do it
 	# here, so that every object of the GCC kernel has the same plugin.
 	plugin=$(cat "$TREE"/scripts/gcc-plugins/user_dwarf_plugin.c \
-		"$TREE"/scripts/gcc-plugins/gcc12-dwarf2out.h | sha256sum)
-	if [ "$plugin" != "$(cat "$KOBJ/.user-dwarf-plugin" 2>/dev/null)" ]; then
+		"$TREE"/scripts/gcc-plugins/gcc12-dwarf2out.h | inputs_key)
+	if ! stamp_matches "$KOBJ/.user-dwarf-plugin" "$plugin"; then
 		info KERNEL "user_dwarf plugin changed: recompiling every object"
 		find "$KOBJ" -name '*.o' ! -path '*/tools/*' ! -path '*/scripts/*' -delete
 	fi
 fi
 info KERNEL "building $ARCH with $KCC (log: ${log#"$TOP"/})"
 run_logged "$log.build" kmake -j"$(ncpus)" all
-[ "$KCC" = gcc ] && printf '%s\n' "$plugin" >"$KOBJ/.user-dwarf-plugin"
+[ "$KCC" = gcc ] && stamp_write "$KOBJ/.user-dwarf-plugin" "$plugin"
 cat "$log.build" >>"$log" && rm -f "$log.build"
 [ -f "$KOBJ/$image" ] || die "kernel build produced no $KOBJ/$image"
 ln -sf "$image" "$KOBJ/kernel-image"

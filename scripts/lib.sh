@@ -245,7 +245,27 @@ series_files() {
 	done
 }
 
-# What the tree should contain: base version + patches, as one hash.
+# Skipping a build step whose inputs did not change, the one way every
+# step does it: the step hashes all its inputs (file contents, package
+# versions, settings) with inputs_key, and records that key in a stamp
+# file once its output is whole.  A key that names a cache entry (the
+# root file system) is the entry's name instead of a stamp.
+#   ... | inputs_key              the key of what stdin carries
+#   stamp_matches STAMP KEY       the output was made from inputs KEY
+#   stamp_write STAMP KEY         record it (atomically), output complete
+inputs_key() {
+	sha256sum | cut -d' ' -f1
+}
+
+stamp_matches() {
+	[ -f "$1" ] && [ "$(cat "$1")" = "$2" ]
+}
+
+stamp_write() {
+	printf '%s\n' "$2" >"$1.tmp" && mv "$1.tmp" "$1"
+}
+
+# What the tree should contain: base version + patches, as one key.
 wanted_stamp() {
 	{
 		dpkg-query -W -f '${Version}\n' "$SRC_PKG"
@@ -254,7 +274,7 @@ wanted_stamp() {
 			printf '%s ' "${p#"$TOP"/}"
 			sha256sum <"$p"
 		done
-	} | sha256sum | cut -d' ' -f1
+	} | inputs_key
 }
 
 # shellcheck source=tap.sh

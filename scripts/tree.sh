@@ -20,7 +20,7 @@ want=$(wanted_stamp)
 stamp=$TREE/.git/uaccess-probe-stamp
 
 if [ -d "$TREE/.git" ]; then
-	if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ]; then
+	if stamp_matches "$stamp" "$want"; then
 		info TREE "$TREE is up to date"
 		exit 0
 	fi
@@ -82,4 +82,4 @@ series_files | while read -r p; do
 	info AM "${p#"$TOP"/}"
 done
 git -C "$TREE" rev-parse HEAD >"$TREE/.git/uaccess-probe-head"
-printf '%s\n' "$want" >"$stamp"
+stamp_write "$stamp" "$want"
