@@ -17,6 +17,7 @@ STEP := sh scripts/step.sh
 BUILD := build
 
 .PHONY: help deps tree kernel kernel-gcc perf perf-stock rootfs payload \
+	debian-kernel debian-tags \
 	payload-gcc gcc-objects clang-objects dwarf-marks proof-init demo shell \
 	check check-host check-vm check-gcc export-series timings bench \
 	bench-gcc-plugin clean
@@ -65,6 +66,15 @@ gcc-objects: tree
 clang-objects: tree
 	@KTARGETS="$(PLUGIN_OBJECTS)" $(STEP) clang-objects sh scripts/kernel.sh
 
+# Debian's own kernel of the generation (image, -dbg vmlinux, headers),
+# fetched into the cache; and the tagged build of the units that
+# dwarf-tests/debian-tags.txt probes (scripts/user-tags.sh).
+debian-kernel: deps
+	@$(STEP) debian-kernel sh scripts/debian-kernel.sh >/dev/null
+
+debian-tags: tree debian-kernel
+	@$(STEP) debian-tags sh scripts/debian-tags.sh
+
 # The DWARF dumper of the GCC plugin's suites.
 dwarf-marks: $(BUILD)/gcc-plugin/dwarf-marks
 
@@ -102,14 +112,14 @@ shell: payload$(if $(filter gcc,$(KCC)),-gcc)
 
 GCC_SUITES := gcc-codegen gcc-clang gcc-notags gcc-dwarf gcc-stock
 HOST_SUITES := lint targets parsers patches series dwarf dwarf-stock
-VM_SUITES := kernel-dwarf vm vm-gcc runner $(PROOF_SUITES)
+VM_SUITES := kernel-dwarf debian-tags vm vm-gcc runner $(PROOF_SUITES)
 HOST_BUILDS := tree perf perf-stock
 GCC_BUILDS := $(HOST_BUILDS) gcc-objects clang-objects dwarf-marks
-VM_BUILDS := kernel kernel-gcc perf perf-stock payload payload-gcc \
+VM_BUILDS := kernel kernel-gcc perf perf-stock payload payload-gcc debian-tags \
 	$(addprefix kernel-,$(PROOF_ARCHES)) proof-init
 
 check: begin-check $(HOST_BUILDS) $(VM_BUILDS) $(GCC_BUILDS)
-	@sh scripts/check.sh $(HOST_SUITES) kernel-dwarf $(GCC_SUITES) \
+	@sh scripts/check.sh $(HOST_SUITES) kernel-dwarf debian-tags $(GCC_SUITES) \
 		vm vm-gcc runner $(PROOF_SUITES)
 
 check-host: $(HOST_BUILDS)

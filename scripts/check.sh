@@ -6,7 +6,8 @@
 # N failed, N skipped" over all of them (scripts/tap.sh counts).
 #
 #   check.sh SUITE...      host suites: lint, targets, parsers, patches, series,
-#                          dwarf, dwarf-stock, kernel-dwarf; GCC user_dwarf plugin
+#                          dwarf, dwarf-stock, kernel-dwarf, debian-tags (perf
+#                          on Debian's own kernel); GCC user_dwarf plugin
 #                          (dwarf-tests/gcc-plugin/): gcc-codegen, gcc-clang,
 #                          gcc-notags, gcc-dwarf, gcc-stock;
 #                          VM: vm, vm-gcc (the GCC kernel), runner,
@@ -33,6 +34,7 @@ suite_cmd() {
 			sh "$TOP/dwarf-tests/run.sh"
 		;;
 	kernel-dwarf) sh "$TOP/dwarf-tests/kernel-tags.sh" ;;
+	debian-tags) sh "$TOP/dwarf-tests/debian-tags.sh" ;;
 	gcc-codegen) sh "$TOP/dwarf-tests/gcc-plugin/compare.sh" codegen ;;
 	gcc-clang) sh "$TOP/dwarf-tests/gcc-plugin/compare.sh" clang ;;
 	gcc-notags) sh "$TOP/dwarf-tests/gcc-plugin/compare.sh" notags ;;

@@ -1,0 +1,185 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Host test of perf probe on a kernel that we did not build: Debian's own
+# GCC-built kernel of the generation (make debian-kernel), whose DWARF has
+# no __user tags, with the tagged build of its units that debian-tags.txt
+# lists (make debian-tags, scripts/user-tags.sh).  Offline perf probe -D
+# (scripts/offline-perf.sh).  TAP.
+#   1. each definition of debian-tags.txt chooses, argument by argument and
+#      dereference by dereference, as on the clang-built kernel of the
+#      same source (make kernel), where stock perf reads kernel memory;
+#   2. found without asking, in ~/.debug/.user-tags/BUILD-ID; -v names
+#      the object;
+#   3. bad input: a tagged build of another kernel, an object of another
+#      unit, a corrupt object, a unit without an object; user-tags.sh with
+#      a configuration of another compiler, a unit that is not C or does
+#      not exist: a clear error, or kernel reads with a warning.
+set -u
+. "$(dirname -- "$0")/../scripts/lib.sh"
+tap_begin
+deb=$(sh "$TOP/scripts/debian-kernel.sh" --path 2>/dev/null) ||
+	tap_bail "Debian's kernel $DEBIAN_KERNEL is not fetched (make debian-kernel)"
+vmlinux=$deb/root/usr/lib/debug/boot/vmlinux-$DEBIAN_KERNEL
+config=$deb/root/usr/src/linux-headers-$DEBIAN_KERNEL/.config
+tags=$BUILD/debian-tags-$KGEN_NAME
+for f in "$tags/.stamp" "$KOBJ/vmlinux" "$PERF" "$STOCK_PERF"; do
+	[ -e "$f" ] || tap_bail "$f does not exist (make debian-tags kernel perf perf-stock)"
+done
+bid=$(readelf -n "$vmlinux" | awk '/Build ID:/ { print $3; exit }')
+tmp=$BUILD/debian-tags-test
+env=$tmp/env
+rm -rf "$tmp"
+mkdir -p "$tmp"
+offline_perf_env "$env" "$TOP/$TRACEFS_README" || tap_bail "cannot make $env"
+# A home whose ~/.debug has the tagged build, where perf finds it alone
+mkdir -p "$tmp/home/.debug/.user-tags"
+ln -s "$tags" "$tmp/home/.debug/.user-tags/$bid"
+
+# choices FILE: each argument of each definition as NAME=CHOICES, CHOICES
+# one letter per dereference, u (user) or k (kernel), outermost last, and
+# :string or :ustring; registers, offsets and other types left out, as
+# they differ between compilers.  An instance where the variable is
+# optimized out (perf's magic number, "\\...") says nothing.
+choices() {
+	sed -n 's/^p:[^ ]* [^ ]* //p' "$1" | tr ' ' '\n' | awk -F= '
+	NF == 2 && substr($2, 1, 1) != "\\" {
+		c = ""; s = $2
+		while (match(s, /[-+]u?[0-9]+\(/)) {
+			c = (substr(s, RSTART + 1, 1) == "u" ? "u" : "k") c
+			s = substr(s, RSTART + RLENGTH)
+		}
+		t = $2; sub(/.*:/, "", t)
+		print $1 "=" c (t ~ /^u?string$/ ? ":" t : "")
+	}' | sort -u | tr '\n' ' '
+}
+
+# kernel_only CHOICES: the same dereferences, all read as kernel memory
+kernel_only() {
+	printf '%s' "$1" | tr ' ' '\n' | awk -F= 'NF == 2 { gsub(/u/, "k", $2); sub(/:kstring$/, ":ustring", $2); print $1 "=" $2 }' |
+		tr '\n' ' '
+}
+
+while IFS='|' read -r id cu spec; do
+	case $id in '' | '#'*) continue ;; esac
+	PERF_HOME=$tmp/home offline_perf "$env" "$PERF" probe -k "$vmlinux" \
+		-D "$spec" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	offline_perf "$env" "$PERF" probe -k "$KOBJ/vmlinux" -D "$spec" \
+		>"$tmp/clang" 2>/dev/null
+	offline_perf "$env" "$STOCK_PERF" probe -k "$vmlinux" -D "$spec" \
+		>"$tmp/stock" 2>/dev/null
+	got=$(choices "$tmp/out")
+	want=$(choices "$tmp/clang")
+	stock=$(choices "$tmp/stock")
+	if [ "$rc" -eq 0 ] && [ -n "$want" ] && [ "$got" = "$want" ] &&
+		! grep -q -i warning "$tmp/err"; then
+		tap_ok "$id: $spec ($cu): as on the clang kernel: $got"
+	else
+		tap_not_ok "$id: $spec ($cu): as on the clang kernel"
+		{ echo "exit $rc; Debian: '$got', clang: '$want'"; cat "$tmp/err"; } | tap_diag
+	fi
+	# Stock perf reads kernel memory wherever the clang kernel reads user
+	# memory (through one more load where it misreads a DW_OP_stack_value
+	# location), or cannot make the definition at all.
+	if [ ! -s "$tmp/stock" ] || [ "$stock" = "$(kernel_only "$want")" ] ||
+		{ [ "$got" != "$(kernel_only "$got")" ] &&
+			! printf '%s' "$stock" | tr ' ' '\n' | grep -q '=[k]*u'; }; then
+		tap_ok "$id: stock perf reads only kernel memory: ${stock:-no definition}"
+	else
+		tap_not_ok "$id: stock perf reads only kernel memory"
+		echo "stock: '$stock', clang kernel: '$want'" | tap_diag
+	fi
+done <"$TOP/dwarf-tests/debian-tags.txt"
+
+spec='do_sys_openat2 filename:string'
+# 2. -v names the object; without a tagged build: stock, with a hint.
+PERF_HOME=$tmp/home offline_perf "$env" "$PERF" probe -v -k "$vmlinux" \
+	-D "$spec" >"$tmp/out" 2>&1
+if grep -q "filename: user memory (its type is __user in $tmp/home/.debug/.user-tags/$bid/fs/open.o)" "$tmp/out"; then
+	tap_ok "found in ~/.debug/.user-tags/BUILD-ID; -v names the object of each choice"
+else
+	tap_not_ok "found in ~/.debug/.user-tags/BUILD-ID; -v names the object of each choice"
+	grep memory "$tmp/out" | tap_diag
+fi
+offline_perf "$env" "$PERF" probe -k "$vmlinux" -D "$spec" >"$tmp/out" 2>"$tmp/err"
+if grep -q 'filename_string=+0(%[a-z0-9]*):string' "$tmp/out" &&
+	[ "$(grep -c 'no __user annotations' "$tmp/err")" -eq 1 ] &&
+	grep -q -- --user-tags "$tmp/err"; then
+	tap_ok "without a tagged build: kernel memory, and one hint that names --user-tags"
+else
+	tap_not_ok "without a tagged build: kernel memory, and one hint that names --user-tags"
+	cat "$tmp/out" "$tmp/err" | tap_diag
+fi
+
+# 3. Bad input.  bad_tags NAME: a copy of the tagged build to spoil.
+bad_tags() {
+	rm -rf "${tmp:?}/$1"
+	mkdir -p "$tmp/$1/fs"
+	cp "$tags/build-id" "$tmp/$1/"
+	printf '%s\n' "$tmp/$1"
+}
+d=$(bad_tags other-kernel)
+echo 0123456789abcdef0123456789abcdef01234567 >"$d/build-id"
+cp "$tags/fs/open.o" "$d/fs/"
+offline_perf "$env" "$PERF" probe -k "$vmlinux" --user-tags "$d" -D "$spec" \
+	>"$tmp/out" 2>"$tmp/err"
+rc=$?
+if [ "$rc" -ne 0 ] && [ ! -s "$tmp/out" ] &&
+	grep -q "build-id 0123456789abcdef0123456789abcdef01234567, but the target kernel's build-id is $bid" "$tmp/err"; then
+	tap_ok "a tagged build of another kernel is refused, naming both build-ids"
+else
+	tap_not_ok "a tagged build of another kernel is refused, naming both build-ids"
+	cat "$tmp/out" "$tmp/err" | tap_diag
+fi
+
+# bad_object NAME WHY: the object is unusable: kernel memory, one warning
+bad_object() {
+	offline_perf "$env" "$PERF" probe -k "$vmlinux" --user-tags "$tmp/$1" \
+		-D "$spec" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	if [ "$rc" -eq 0 ] && grep -q 'filename_string=+0(%[a-z0-9]*):string' "$tmp/out" &&
+		[ "$(grep -c 'is read as kernel memory' "$tmp/err")" -eq 1 ] &&
+		grep -q -- "$2" "$tmp/err"; then
+		tap_ok "$1: kernel memory, and one warning that says why"
+	else
+		tap_not_ok "$1: kernel memory, and one warning that says why"
+		cat "$tmp/out" "$tmp/err" | tap_diag
+	fi
+}
+d=$(bad_tags other-unit)
+cp "$tags/kernel/time/time.o" "$d/fs/open.o"
+bad_object other-unit "its compilation unit is .*kernel/time/time.c"
+d=$(bad_tags corrupt-object)
+head -c 4096 "$tags/fs/open.o" >"$d/fs/open.o"
+bad_object corrupt-object "has no readable DWARF"
+d=$(bad_tags no-object)
+bad_object no-object "there is no $d/fs/open.o"
+
+# user_tags_error NAME PATTERN ARGS...: user-tags.sh fails and says so,
+# and leaves no object behind.
+user_tags_error() {
+	_name=$1 _pat=$2
+	shift 2
+	rm -rf "$tmp/ut"
+	sh "$TOP/scripts/user-tags.sh" -o "$tmp/ut" "$@" >"$tmp/out" 2>&1
+	rc=$?
+	if [ "$rc" -ne 0 ] && grep -q -- "$_pat" "$tmp/out" &&
+		[ -z "$(find "$tmp/ut" -name '*.o' ! -path '*/.build/*' 2>/dev/null)" ]; then
+		tap_ok "user-tags.sh: $_name: an error, and no object"
+	else
+		tap_not_ok "user-tags.sh: $_name: an error, and no object"
+		tap_diag <"$tmp/out"
+	fi
+}
+sed 's/^CONFIG_CC_VERSION_TEXT=.*/CONFIG_CC_VERSION_TEXT="gcc-11 (Debian 11.3.0-12) 11.3.0"/' \
+	"$config" >"$tmp/config-gcc11"
+user_tags_error "a configuration of another compiler" "is for a kernel built by 'gcc-11" \
+	-s "$TREE" -c "$tmp/config-gcc11" "$vmlinux" fs/open.c
+user_tags_error "a unit that is not C" "is not a C compilation unit" \
+	-s "$TREE" -c "$config" "$vmlinux" ../fs/open.c
+user_tags_error "a unit that does not exist" "has no fs/nosuch.c" \
+	-s "$TREE" -c "$config" "$vmlinux" fs/nosuch.c
+user_tags_error "a vmlinux without a build-id" "has no build-id" \
+	-s "$TREE" -c "$config" "$config" fs/open.c
+tap_done

@@ -1,0 +1,28 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# The tagged build of Debian's own kernel for dwarf-tests/debian-tags.sh
+# (make debian-tags): the compilation units that debian-tags.txt lists,
+# compiled by scripts/user-tags.sh from the tree (make tree) with the
+# kernel's .config, into $BUILD/debian-tags-$KGEN.  Needs
+# 'make debian-kernel'.
+set -eu
+. "$(dirname -- "$0")/lib.sh"
+
+deb=$(sh "$TOP/scripts/debian-kernel.sh" --path)
+out=$BUILD/debian-tags-$KGEN_NAME
+cus=$(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$TOP/dwarf-tests/debian-tags.txt" |
+	cut -d'|' -f2 | sort -u)
+key=$( { printf '%s\n' "$cus"; cat "$TOP/scripts/user-tags.sh";
+	git -C "$TREE" ls-tree HEAD | grep -v '	tools$'; } | inputs_key)
+if stamp_matches "$out/.stamp" "$key"; then
+	info TAGS "$out is up to date"
+	exit 0
+fi
+rm -f "$out/.stamp"
+info TAGS "$(echo "$cus" | wc -l) units of $DEBIAN_KERNEL into ${out#"$TOP"/}"
+# shellcheck disable=SC2086 # a list of compilation units
+sh "$TOP/scripts/user-tags.sh" -o "$out" -s "$TREE" \
+	-c "$deb/root/usr/src/linux-headers-$DEBIAN_KERNEL/.config" \
+	"$deb/root/usr/lib/debug/boot/vmlinux-$DEBIAN_KERNEL" $cus
+stamp_write "$out/.stamp" "$key"

@@ -1,0 +1,147 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# user-tags.sh: give perf probe the __user tags of a kernel that has none
+# in its DWARF (GCC before 16: Debian's kernels), by compiling the probed
+# compilation units again from the same source, with the same .config,
+# by the same compiler plus the user_dwarf GCC plugin of the kernel series.
+# perf probe finds the objects by the kernel's build-id, or by --user-tags
+# DIR, and checks every fact it takes from them against the kernel's own
+# DWARF (perf-probe(1), "USER AND KERNEL MEMORY").
+#
+#   user-tags.sh [-o DIR] -s SRC -c CONFIG VMLINUX CU...
+#
+#   VMLINUX  the kernel's debug vmlinux (Debian: linux-image-RELEASE-dbg)
+#   CU       a compilation unit, as its DW_AT_name says: fs/open.c
+#   -s SRC   the kernel's source with the kernel series' user_dwarf
+#            plugin (make tree); its version must be the kernel's
+#   -c CONFIG the kernel's .config (Debian: linux-headers-RELEASE/.config)
+#   -o DIR   where the objects go; default: perf's build-id cache,
+#            ${PERF_BUILDID_DIR:-~/.debug}/.user-tags/BUILD-ID
+#
+# DIR gets DIR/build-id and DIR/CU.o per CU (fs/open.o); a configured and
+# prepared build folder stays in DIR/.build for the next CUs.  A CU that
+# does not compile leaves no object.  Environment: CC (default: the
+# compiler that CONFIG names), JOBS.
+set -eu
+
+die() { printf 'user-tags.sh: error: %s\n' "$*" >&2; exit 1; }
+usage() { sed -n '/^#   user-tags.sh/,/^# compiler/p' "$0" | cut -c3- >&2; exit 2; }
+
+dir='' src='' config=''
+while getopts o:s:c: opt; do
+	case $opt in
+	o) dir=$OPTARG ;;
+	s) src=$OPTARG ;;
+	c) config=$OPTARG ;;
+	*) usage ;;
+	esac
+done
+shift $((OPTIND - 1))
+if [ $# -lt 2 ] || [ -z "$src" ] || [ -z "$config" ]; then usage; fi
+vmlinux=$1
+shift
+
+[ -r "$vmlinux" ] || die "cannot read $vmlinux"
+[ -r "$config" ] || die "cannot read $config"
+[ -f "$src/scripts/gcc-plugins/user_dwarf_plugin.c" ] ||
+	die "$src is not a kernel source with the user_dwarf plugin (the kernel series)"
+bid=$(readelf -n "$vmlinux" 2>/dev/null | awk '/Build ID:/ { print $3; exit }')
+[ -n "$bid" ] || die "$vmlinux has no build-id"
+banner=$(strings -n 20 "$vmlinux" | grep -m 1 '^Linux version ') ||
+	die "$vmlinux has no Linux version banner: is it a kernel?"
+
+# The same source: the upstream version, and Debian's version where the
+# tree says which package it was extracted from (make tree's base commit).
+kver=$(printf '%s\n' "$banner" | sed -n 's/.* Debian \([^ ]*\) .*/\1/p')
+sver=$(make -s -C "$src" kernelversion 2>/dev/null) || die "$src: make kernelversion failed"
+case ${kver:-$sver} in
+"$sver"|"$sver"-*) ;;
+*) die "the source in $src is Linux $sver, but $vmlinux is Debian $kver" ;;
+esac
+if [ -n "$kver" ] && git -C "$src" rev-parse -q --verify base >/dev/null 2>&1; then
+	from=$(git -C "$src" log --max-parents=0 --format=%s base)
+	case $from in
+	*" $kver") ;;
+	*) die "the source in $src is '$from', but $vmlinux is Debian $kver" ;;
+	esac
+fi
+
+# The same compiler as the kernel's
+ccver=$(sed -n 's/^CONFIG_CC_VERSION_TEXT="\(.*\)"$/\1/p' "$config")
+[ -n "$ccver" ] || die "$config names no compiler (CONFIG_CC_VERSION_TEXT): is it a kernel's .config?"
+case $banner in
+*"($ccver,"*) ;;
+*) die "$config is for a kernel built by '$ccver', not $vmlinux ($banner)" ;;
+esac
+cc=${CC:-${ccver%% *}}
+[ "$($cc --version 2>/dev/null | head -n 1)" = "$ccver" ] ||
+	die "the kernel was built by '$ccver'; $cc is '$($cc --version 2>/dev/null | head -n 1)'"
+
+dir=${dir:-${PERF_BUILDID_DIR:-$HOME/.debug}/.user-tags/$bid}
+mkdir -p "$dir"
+dir=$(cd "$dir" && pwd)
+src=$(cd "$src" && pwd)
+if [ -f "$dir/build-id" ]; then
+	[ "$(cat "$dir/build-id")" = "$bid" ] ||
+		die "$dir holds the tags of build-id $(cat "$dir/build-id"), not of $vmlinux ($bid)"
+fi
+obj=$dir/.build
+key=$( { cat "$config" "$0" "$src/scripts/gcc-plugins/user_dwarf_plugin.c"; printf '%s\n' "$cc" "$src"; } |
+	sha256sum | cut -d' ' -f1)
+
+kmake() { make -C "$src" O="$obj" CC="$cc" HOSTCC="${HOSTCC:-gcc}" "$@"; }
+
+if [ "$(cat "$obj/.user-tags-key" 2>/dev/null)" != "$key" ]; then
+	rm -rf "$obj"
+	mkdir -p "$obj"
+	cp "$config" "$obj/.config"
+	# The plugin's tags need DEBUG_INFO_TYPE_TAGS, which BTF allows only
+	# with clang; BTF does not change the DWARF.  Module signing needs
+	# keys that a build of single objects does not.
+	"$src/scripts/config" --file "$obj/.config" -d DEBUG_INFO_BTF \
+		-e GCC_PLUGINS -e DEBUG_INFO_TYPE_TAGS -e GCC_PLUGIN_USER_DWARF \
+		-d MODULE_SIG_ALL --set-str MODULE_SIG_KEY "" \
+		--set-str SYSTEM_TRUSTED_KEYS ""
+	kmake -s olddefconfig >"$obj/prepare.log" 2>&1 ||
+		{ tail -n 20 "$obj/prepare.log" >&2; die "olddefconfig failed"; }
+	# Only the expected options may differ from the kernel's own.
+	grep '^CONFIG_' "$config" | sort >"$obj/config.kernel"
+	grep '^CONFIG_' "$obj/.config" | sort >"$obj/config.tags"
+	diff=$(diff "$obj/config.kernel" "$obj/config.tags" |
+		grep '^[<>]' | grep -v -E '^[<>] CONFIG_(DEBUG_INFO_BTF|DEBUG_INFO_BTF_MODULES|MODULE_ALLOW_BTF_MISMATCH|DEBUG_INFO_TYPE_TAGS|GCC_PLUGINS|GCC_PLUGIN_USER_DWARF|MODULE_SIG_ALL|MODULE_SIG_KEY|SYSTEM_TRUSTED_KEYS|BUILD_SALT|CC_VERSION_TEXT)=' || true)
+	[ -z "$diff" ] || die "the configuration does not carry over to this source and compiler:
+$diff"
+	printf '  %-8s %s\n' PREPARE "$obj (make prepare, about a minute)" >&2
+	kmake -s -j"${JOBS:-$(nproc)}" prepare >>"$obj/prepare.log" 2>&1 ||
+		{ tail -n 20 "$obj/prepare.log" >&2; die "make prepare failed (log: $obj/prepare.log)"; }
+	printf '%s\n' "$key" >"$obj/.user-tags-key"
+fi
+printf '%s\n' "$bid" >"$dir/build-id.tmp" && mv "$dir/build-id.tmp" "$dir/build-id"
+
+status=0
+for cu; do
+	case $cu in
+	/*|*../*|./*|*[!A-Za-z0-9_./+-]*|*[!c]|*[!.]c)
+		printf 'user-tags.sh: error: %s is not a C compilation unit of the kernel\n' "$cu" >&2
+		status=1
+		continue ;;
+	esac
+	o=${cu%.c}.o
+	if [ ! -f "$src/$cu" ]; then
+		printf 'user-tags.sh: error: %s has no %s\n' "$src" "$cu" >&2
+		status=1
+		continue
+	fi
+	rm -f "$dir/$o" "$obj/$o"
+	if ! kmake -s "$o" >"$obj/cu.log" 2>&1 || [ ! -f "$obj/$o" ]; then
+		sed -n '1,20p' "$obj/cu.log" >&2
+		printf 'user-tags.sh: error: %s does not compile; no tags for it\n' "$cu" >&2
+		status=1
+		continue
+	fi
+	mkdir -p "$(dirname "$dir/$o")"
+	cp "$obj/$o" "$dir/$o.tmp" && mv "$dir/$o.tmp" "$dir/$o"
+	printf '  %-8s %s\n' TAGS "$dir/$o" >&2
+done
+exit $status
