@@ -17,7 +17,7 @@ STEP := sh scripts/step.sh
 BUILD := build
 
 .PHONY: help deps tree kernel kernel-gcc perf perf-stock rootfs payload \
-	debian-kernel debian-tags \
+	debian-kernel debian-tags debian-boot payload-debian \
 	payload-gcc gcc-objects clang-objects dwarf-marks proof-init demo shell \
 	check check-host check-vm check-gcc export-series timings bench \
 	bench-gcc-plugin clean
@@ -75,6 +75,14 @@ debian-kernel: deps
 debian-tags: tree debian-kernel
 	@$(STEP) debian-tags sh scripts/debian-tags.sh
 
+# Debian's kernel, readied for the guest (an initrd with the modules that
+# mount the root disk), and its payload disk (KCC=debian).
+debian-boot: debian-kernel
+	@KCC=debian $(STEP) debian-boot sh qemu-image/debian-boot.sh
+
+payload-debian: debian-boot debian-tags perf perf-stock rootfs
+	@KCC=debian $(STEP) payload-debian sh qemu-image/payload.sh
+
 # The DWARF dumper of the GCC plugin's suites.
 dwarf-marks: $(BUILD)/gcc-plugin/dwarf-marks
 
@@ -106,21 +114,23 @@ begin-%:
 demo: begin-demo payload
 	@sh qemu-image/run.sh demo >build/demo.tap
 
-# A root shell in the guest, on this terminal (KCC=gcc: the GCC kernel).
-shell: payload$(if $(filter gcc,$(KCC)),-gcc)
+# A root shell in the guest, on this terminal (KCC=gcc: the GCC kernel,
+# KCC=debian: Debian's own).
+shell: payload$(if $(filter gcc debian,$(KCC)),-$(KCC))
 	@sh qemu-image/run.sh shell
 
 GCC_SUITES := gcc-codegen gcc-clang gcc-notags gcc-dwarf gcc-stock
 HOST_SUITES := lint targets parsers patches series dwarf dwarf-stock
-VM_SUITES := kernel-dwarf debian-tags vm vm-gcc runner $(PROOF_SUITES)
+VM_SUITES := kernel-dwarf debian-tags vm vm-gcc vm-debian runner $(PROOF_SUITES)
 HOST_BUILDS := tree perf perf-stock
 GCC_BUILDS := $(HOST_BUILDS) gcc-objects clang-objects dwarf-marks
 VM_BUILDS := kernel kernel-gcc perf perf-stock payload payload-gcc debian-tags \
+	payload-debian \
 	$(addprefix kernel-,$(PROOF_ARCHES)) proof-init
 
 check: begin-check $(HOST_BUILDS) $(VM_BUILDS) $(GCC_BUILDS)
 	@sh scripts/check.sh $(HOST_SUITES) kernel-dwarf debian-tags $(GCC_SUITES) \
-		vm vm-gcc runner $(PROOF_SUITES)
+		vm vm-gcc vm-debian runner $(PROOF_SUITES)
 
 check-host: $(HOST_BUILDS)
 	@sh scripts/check.sh $(HOST_SUITES)

@@ -5,6 +5,8 @@
 # every boot from the build outputs (ext4 made with 'mke2fs -d'):
 #   bin/perf            the patched perf
 #   vmlinux             the kernel's DWARF, for perf probe
+#   bin/perf-stock, user-tags/   with Debian's kernel (KCC=debian): the
+#                       stock perf, and the tagged build of its units
 #   modules/            modules_install of the kernel
 #   ftrace/             the tree's tools/testing/selftests/ftrace
 #   perf-core/tests/    perf's shell tests, for 'perf test' (PERF_EXEC_PATH)
@@ -39,10 +41,26 @@ done
 rm -rf "$dir"
 mkdir -p "$dir/bin"
 cp "$PERF" "$dir/bin/perf"
-ln "$KOBJ/vmlinux" "$dir/vmlinux" 2>/dev/null || cp "$KOBJ/vmlinux" "$dir/vmlinux"
-kmake -s INSTALL_MOD_PATH="$dir/modules" modules_install \
-	>"$LOGS/modules_install-$ARCH.log" 2>&1 ||
-	die "modules_install failed (log: $LOGS/modules_install-$ARCH.log)"
+vmlinux=$(readlink -f "$KOBJ/vmlinux")
+ln "$vmlinux" "$dir/vmlinux" 2>/dev/null || cp "$vmlinux" "$dir/vmlinux"
+if [ "$KCC" = debian ]; then
+	# Debian's kernel: its modules are Debian's (the initrd has those it
+	# boots with); the stock perf and the tagged build of its units
+	# (make debian-tags) for the tests on it.
+	tags=$BUILD/debian-tags-$KGEN_NAME
+	[ -f "$tags/.stamp" ] || die "no tagged build at $tags: run 'make debian-tags'"
+	[ -x "$STOCK_PERF" ] || die "no stock perf at $STOCK_PERF: run 'make perf-stock'"
+	cp "$STOCK_PERF" "$dir/bin/perf-stock"
+	(cd "$tags" && find . -name '*.o' ! -path './.build/*' -o -name build-id) |
+		while read -r f; do
+			mkdir -p "$dir/user-tags/$(dirname "$f")"
+			cp "$tags/$f" "$dir/user-tags/$f"
+		done
+else
+	kmake -s INSTALL_MOD_PATH="$dir/modules" modules_install \
+		>"$LOGS/modules_install-$ARCH.log" 2>&1 ||
+		die "modules_install failed (log: $LOGS/modules_install-$ARCH.log)"
+fi
 cp -R "$TREE/tools/testing/selftests/ftrace" "$dir/ftrace"
 mkdir -p "$dir/perf-core/tests" "$dir/src/fs"
 cp -R "$TREE/tools/perf/tests/shell" "$dir/perf-core/tests/shell"
@@ -50,6 +68,13 @@ cp -R "$TREE/tools/perf/tests/shell" "$dir/perf-core/tests/shell"
 cp "$TREE/fs/namei.c" "$dir/src/fs/namei.c"
 printf '%s\n' "$TREE" >"$dir/src-root"
 cp -R "$here/guest" "$here/tests" "$here/known-failures.txt" "$dir/"
+rm -f "$dir/guest/"*.c
+case $GUEST_EXIT in
+isa-debug-exit:*)
+	gcc -static -O2 -Wall -Wextra -Werror -o "$dir/bin/isa-debug-exit" \
+		"$here/guest/isa-debug-exit.c" || die "cannot build guest/isa-debug-exit.c (libc6-dev)"
+	;;
+esac
 cp "$TOP/scripts/tap.sh" "$dir/guest/tap.sh"
 
 size=$(( $(du -sm "$dir" | cut -f1) * 5 / 4 + 32 ))

@@ -62,6 +62,10 @@ cmdline="$cmdline uaccess.mode=$mode uaccess.results=$RESULTS uaccess.exit=$GUES
 [ -n "${TESTS:-}" ] && cmdline="$cmdline uaccess.tests=$TESTS"
 [ -n "${VM_APPEND:-}" ] && cmdline="$cmdline $VM_APPEND"
 timeout=${VM_TIMEOUT:-900}
+# A kernel that needs modules to mount its root disk (Debian's own,
+# KCC=debian) comes with an initrd that loads them.
+initrd=
+[ -f "$KOBJ/initrd" ] && initrd="-initrd $KOBJ/initrd"
 QEMU_ROOTFS=$rootfs
 QEMU_PAYLOAD=$payload
 QEMU_WHAT=$mode
@@ -72,7 +76,8 @@ if [ "$mode" = shell ]; then
 		accel=kvm
 	fi
 	info QEMU "$ARCH shell, $accel; 'exit' in the guest or Ctrl-A X leaves QEMU" >&2
-	qemu_boot "$out" "$accel" "${VM_TIMEOUT:-86400}" "$KOBJ/kernel-image" "$cmdline"
+	# shellcheck disable=SC2086 # $initrd is empty or two words
+	qemu_boot "$out" "$accel" "${VM_TIMEOUT:-86400}" "$KOBJ/kernel-image" "$cmdline" $initrd
 	exit 0
 fi
 
@@ -96,7 +101,8 @@ boot() { # accelerator; sets QEMU_RC
 			"$1" "$(($(date +%s%3N) - ms0))" >>"$LOGS/timings"
 	) &
 	watcher=$!
-	qemu_boot "$out" "$1" "$timeout" "$KOBJ/kernel-image" "$cmdline"
+	# shellcheck disable=SC2086 # $initrd is empty or two words
+	qemu_boot "$out" "$1" "$timeout" "$KOBJ/kernel-image" "$cmdline" $initrd
 	sleep 1
 	kill "$tailer" "$watcher" 2>/dev/null || true
 	wait "$tailer" "$watcher" 2>/dev/null || true

@@ -10,7 +10,8 @@
 #                          on Debian's own kernel); GCC user_dwarf plugin
 #                          (dwarf-tests/gcc-plugin/): gcc-codegen, gcc-clang,
 #                          gcc-notags, gcc-dwarf, gcc-stock;
-#                          VM: vm, vm-gcc (the GCC kernel), runner,
+#                          VM: vm, vm-gcc (the GCC kernel), vm-debian
+#                          (Debian's own kernel, its tests), runner,
 #                          proof-ARCH (the proof suite on ARCH, e.g.
 #                          proof-s390x)
 # Exit status: 0 only if no test failed and every suite ran to its end.
@@ -42,6 +43,7 @@ suite_cmd() {
 	gcc-stock) sh "$TOP/dwarf-tests/gcc-plugin/fixtures.sh" stock ;;
 	vm) sh "$TOP/qemu-image/run.sh" check ;;
 	vm-gcc) KCC=gcc sh "$TOP/qemu-image/run.sh" check ;;
+	vm-debian) KCC=debian TESTS=debian-kernel sh "$TOP/qemu-image/run.sh" check ;;
 	runner) sh "$TOP/qemu-image/selftest.sh" ;;
 	parsers) sh "$TOP/qemu-image/parsers.sh" ;;
 	proof-*)
@@ -67,7 +69,7 @@ suites=$*
 for s in $suites; do
 	msg "# === suite $s"
 	rc=0
-	if [ "$s" = vm ] || [ "$s" = vm-gcc ]; then
+	if [ "$s" = vm ] || [ "$s" = vm-gcc ] || [ "$s" = vm-debian ]; then
 		# The VM runner shows the guest's TAP on stderr as it comes.
 		timed "check-$s" suite_cmd "$s" >"$out/$s.tap" || rc=$?
 		: >"$out/$s.err"

@@ -115,18 +115,20 @@ GEN_TAG=
 [ "$KGEN" = "$(cat "$GEN_DIR/default")" ] || GEN_TAG=-$KGEN
 TREE=$BUILD/linux$GEN_TAG
 # KCC=gcc: the kernel built with GCC 12 and the user_dwarf plugin
-# (KCONFIGS_GCC) in its own folder, instead of clang.
+# (KCONFIGS_GCC) in its own folder, instead of clang.  KCC=debian: not
+# built here, Debian's own GCC-built kernel of the generation
+# (DEBIAN_KERNEL), which qemu-image/debian-boot.sh readies for booting.
 KCC=${KCC:-clang}
 case $KCC in
-clang | gcc) ;;
-*) die "unsupported KCC=$KCC (clang, gcc)" ;;
+clang | gcc | debian) ;;
+*) die "unsupported KCC=$KCC (clang, gcc, debian)" ;;
 esac
 # variant KCC: what names the build folders (kernel-, payload-, vm-) of
 # this generation and architecture's kernel built by KCC: x86_64,
 # x86_64-gcc, 6.12-x86_64...
 variant() {
 	_var=${GEN_TAG#-}${GEN_TAG:+-}$ARCH
-	[ "$1" = gcc ] && _var=$_var-gcc
+	case $1 in gcc | debian) _var=$_var-$1 ;; esac
 	printf '%s\n' "$_var"
 }
 kobj() { printf '%s\n' "$BUILD/kernel-$(variant "$1")"; }
