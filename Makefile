@@ -20,7 +20,7 @@ BUILD := build
 	debian-kernel debian-tags debian-boot payload-debian \
 	payload-gcc gcc-objects clang-objects dwarf-marks proof-init demo shell \
 	check check-host check-vm check-gcc export-series timings bench \
-	bench-gcc-plugin clean
+	bench-gcc-plugin bench-user-tags clean
 
 help:
 	@sed -n '/^    make deps/,/^$$/p' README.md
@@ -119,7 +119,7 @@ demo: begin-demo payload
 shell: payload$(if $(filter gcc debian,$(KCC)),-$(KCC))
 	@sh qemu-image/run.sh shell
 
-GCC_SUITES := gcc-codegen gcc-clang gcc-notags gcc-dwarf gcc-stock
+GCC_SUITES := gcc-codegen gcc-clang gcc-notags gcc-dwarf gcc-stock gcc16-kconfig
 HOST_SUITES := lint targets parsers patches series dwarf dwarf-stock
 VM_SUITES := kernel-dwarf debian-tags vm vm-gcc vm-debian runner $(PROOF_SUITES)
 HOST_BUILDS := tree perf perf-stock
@@ -149,6 +149,9 @@ timings:
 
 bench: kernel perf perf-stock
 	@sh bench/perf-probe-definitions.sh
+
+bench-user-tags: tree perf perf-stock debian-kernel
+	@sh bench/user-tags.sh
 
 bench-gcc-plugin: gcc-objects
 	@sh dwarf-tests/gcc-plugin/compare.sh cost

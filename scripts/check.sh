@@ -9,7 +9,8 @@
 #                          dwarf, dwarf-stock, kernel-dwarf, debian-tags (perf
 #                          on Debian's own kernel); GCC user_dwarf plugin
 #                          (dwarf-tests/gcc-plugin/): gcc-codegen, gcc-clang,
-#                          gcc-notags, gcc-dwarf, gcc-stock;
+#                          gcc-notags, gcc-dwarf, gcc-stock; gcc16-kconfig
+#                          (GCC 16 kernels with BTF get type tags);
 #                          VM: vm, vm-gcc (the GCC kernel), vm-debian
 #                          (Debian's own kernel, its tests), runner,
 #                          proof-ARCH (the proof suite on ARCH, e.g.
@@ -41,6 +42,7 @@ suite_cmd() {
 	gcc-notags) sh "$TOP/dwarf-tests/gcc-plugin/compare.sh" notags ;;
 	gcc-dwarf) sh "$TOP/dwarf-tests/gcc-plugin/fixtures.sh" plugin ;;
 	gcc-stock) sh "$TOP/dwarf-tests/gcc-plugin/fixtures.sh" stock ;;
+	gcc16-kconfig) sh "$TOP/dwarf-tests/gcc16-kconfig.sh" ;;
 	vm) sh "$TOP/qemu-image/run.sh" check ;;
 	vm-gcc) KCC=gcc sh "$TOP/qemu-image/run.sh" check ;;
 	vm-debian) KCC=debian TESTS=debian-kernel sh "$TOP/qemu-image/run.sh" check ;;

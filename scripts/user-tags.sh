@@ -9,10 +9,11 @@
 # DIR, and checks every fact it takes from them against the kernel's own
 # DWARF (perf-probe(1), "USER AND KERNEL MEMORY").
 #
-#   user-tags.sh [-o DIR] -s SRC -c CONFIG VMLINUX CU...
+#   user-tags.sh [-o DIR] -s SRC -c CONFIG VMLINUX [CU...]
 #
 #   VMLINUX  the kernel's debug vmlinux (Debian: linux-image-RELEASE-dbg)
 #   CU       a compilation unit, as its DW_AT_name says: fs/open.c
+#            (none: only prepare the build folder)
 #   -s SRC   the kernel's source with the kernel series' user_dwarf
 #            plugin (make tree); its version must be the kernel's
 #   -c CONFIG the kernel's .config (Debian: linux-headers-RELEASE/.config)
@@ -38,7 +39,7 @@ while getopts o:s:c: opt; do
 	esac
 done
 shift $((OPTIND - 1))
-if [ $# -lt 2 ] || [ -z "$src" ] || [ -z "$config" ]; then usage; fi
+if [ $# -lt 1 ] || [ -z "$src" ] || [ -z "$config" ]; then usage; fi
 vmlinux=$1
 shift
 

@@ -1,0 +1,91 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# What do __user tags from a tagged build of the source (perf series
+# patch 16, scripts/user-tags.sh) cost, on Debian's own kernel of the
+# generation (make debian-kernel)?
+#   cold:   preparing the build folder once per kernel build, then
+#           compiling each unit of dwarf-tests/debian-tags.txt (wall
+#           clock seconds: they depend on the machine and its load);
+#   cached: 'perf probe -D' of every definition of debian-tags.txt in one
+#           process, under callgrind (instructions, machine-independent):
+#           stock perf, the patched perf without a tagged build, and with
+#           the objects in place.
+# Host-side and offline.  Not a test suite: it prints figures (RECORD=1:
+# and adds them to bench/measured.md).
+set -eu
+here=$(CDPATH='' cd -- "$(dirname -- "$0")" && pwd)
+# shellcheck source=../scripts/lib.sh
+. "$here/../scripts/lib.sh"
+deb=$(sh "$TOP/scripts/debian-kernel.sh" --path)
+vmlinux=$deb/root/usr/lib/debug/boot/vmlinux-$DEBIAN_KERNEL
+config=$deb/root/usr/src/linux-headers-$DEBIAN_KERNEL/.config
+[ -x "$PERF" ] || die "no $PERF: run 'make perf'"
+[ -x "$STOCK_PERF" ] || die "no $STOCK_PERF: run 'make perf-stock'"
+command -v valgrind >/dev/null || die "valgrind not found: run 'make deps'"
+[ -d "$TREE/.git" ] || die "no tree: run 'make tree'"
+
+tmp=$BUILD/bench-user-tags
+rm -rf "$tmp"
+mkdir -p "$tmp"
+offline_perf_env "$tmp/env" "$TOP/$TRACEFS_README"
+cases=$TOP/dwarf-tests/debian-tags.txt
+cus=$(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$cases" | cut -d'|' -f2 | sort -u)
+# The definitions that stock perf can make (it cannot locate a bit field
+# by DW_AT_data_bit_offset): one failure would stop the whole process.
+set --
+n=0
+left_out=
+while IFS='|' read -r id _ spec; do
+	case $id in '' | '#'*) continue ;; esac
+	if ! offline_perf "$tmp/env" "$STOCK_PERF" probe -q -k "$vmlinux" -D "$spec" \
+		>/dev/null 2>&1; then
+		left_out="$left_out '$spec'"
+		continue
+	fi
+	set -- "$@" -D "$spec"
+	n=$((n + 1))
+done <"$cases"
+
+now() { date +%s.%N; }
+t0=$(now)
+sh "$TOP/scripts/user-tags.sh" -o "$tmp/tags" -s "$TREE" -c "$config" "$vmlinux" \
+	>/dev/null 2>"$tmp/prepare.err" || { cat "$tmp/prepare.err" >&2; die "user-tags.sh failed"; }
+t1=$(now)
+per_cu=
+for cu in $cus; do
+	a=$(now)
+	sh "$TOP/scripts/user-tags.sh" -o "$tmp/tags" -s "$TREE" -c "$config" "$vmlinux" "$cu" \
+		>/dev/null 2>&1 || die "user-tags.sh $cu failed"
+	per_cu="$per_cu$(awk -v a="$a" -v b="$(now)" -v cu="$cu" 'BEGIN { printf "  %-24s %5.1f s\\n", cu, b - a }')
+"
+done
+
+count() { # what perf args...
+	_what=$1 _p=$2
+	shift 2
+	offline_perf "$tmp/env" valgrind --tool=callgrind --callgrind-out-file="$tmp/cg.out" \
+		"$_p" probe -q -k "$vmlinux" "$@" >"$tmp/defs.$_what" 2>"$tmp/vg.err" ||
+		{ tail -n 20 "$tmp/vg.err" >&2; die "$_p probe failed under callgrind"; }
+	sed -n 's/^summary: //p' "$tmp/cg.out"
+}
+stock=$(count stock "$STOCK_PERF" "$@")
+notags=$(count notags "$PERF" "$@")
+tagged=$(count tagged "$PERF" --user-tags "$tmp/tags" "$@")
+{
+	printf 'machine: %s, %s CPUs; Debian %s (%s); %s definitions of %s\n' \
+		"$(uname -m)" "$(ncpus)" "$DEBIAN_KERNEL" "$DEBIAN_KERNEL_VERSION" "$n" \
+		"${cases#"$TOP"/}"
+	[ -z "$left_out" ] || echo "left out, stock perf cannot make them:$left_out"
+	awk -v a="$t0" -v b="$t1" 'BEGIN { printf "cold, once per kernel build: configure and make prepare %.0f s\n", b - a }'
+	echo "cold, once per unit (make of one object, with the plugin):"
+	printf '%s' "$per_cu"
+	printf 'cached, perf probe -D of all %s in one process, instructions:\n' "$n"
+	printf '  stock perf:                       %s\n' "$stock"
+	printf '  patched perf, no tagged build:    %s\n' "$notags"
+	printf '  patched perf, tagged build:       %s\n' "$tagged"
+	awk -v a="$stock" -v b="$tagged" 'BEGIN {
+		printf "  tagged/stock:                     %.4f (%+.2f%%)\n", b / a, (b - a) * 100 / a }'
+	echo "definitions that the tagged build changed (stock < > patched):"
+	diff "$tmp/defs.stock" "$tmp/defs.tagged" | grep '^[<>]' | sed 's/^/  /' || echo "  none"
+} | record "make bench-user-tags: __user from a tagged build of Debian's kernel"
