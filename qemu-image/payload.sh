@@ -5,8 +5,9 @@
 # every boot from the build outputs (ext4 made with 'mke2fs -d'):
 #   bin/perf            the patched perf
 #   vmlinux             the kernel's DWARF, for perf probe
-#   bin/perf-stock, user-tags/   with Debian's kernel (KCC=debian): the
-#                       stock perf, and the tagged build of its units
+#   bin/perf-stock, user-tags/, fleet/   with Debian's kernel (KCC=debian):
+#                       the stock perf, the tagged build of its units, and
+#                       definitions made with it on the host
 #   modules/            modules_install of the kernel
 #   ftrace/             the tree's tools/testing/selftests/ftrace
 #   perf-core/tests/    perf's shell tests, for 'perf test' (PERF_EXEC_PATH)
@@ -56,6 +57,17 @@ if [ "$KCC" = debian ]; then
 			mkdir -p "$dir/user-tags/$(dirname "$f")"
 			cp "$tags/$f" "$dir/user-tags/$f"
 		done
+	# The fleet workflow: definitions made here, offline, once per
+	# kernel build, and written as they are on machines that have
+	# neither the debuginfo nor the tagged build.
+	mkdir -p "$dir/fleet"
+	offline_perf_env "$BUILD/payload-fleet-env" "$TOP/$TRACEFS_README" ||
+		die "cannot make $BUILD/payload-fleet-env"
+	offline_perf "$BUILD/payload-fleet-env" "$PERF" probe -q -k "$vmlinux" \
+		--user-tags "$tags" -D 'fleet:openat=do_sys_openat2 filename:string' \
+		-D 'fleet:tv_nsec=put_timespec64 uts->tv_nsec' \
+		>"$dir/fleet/kprobe_events" 2>"$LOGS/payload-fleet.log" ||
+		{ cat "$LOGS/payload-fleet.log" >&2; die "perf probe -D of the fleet definitions failed"; }
 else
 	kmake -s INSTALL_MOD_PATH="$dir/modules" modules_install \
 		>"$LOGS/modules_install-$ARCH.log" 2>&1 ||

@@ -5,7 +5,8 @@
 # takes __user from the tagged build of its units in ~/.debug/.user-tags
 # (perf series patch 15), and perf record and perf script show the real
 # values, where stock perf's definition of the same probe records
-# something else (a DW_OP_stack_value pointer loaded as memory).
+# something else (a DW_OP_stack_value pointer loaded as memory); and the
+# fleet workflow: definitions made on the host, written as they are.
 # requires: kprobe_events /payload/user-tags /payload/bin/perf-stock
 # shellcheck source=../guest/lib.sh
 . /payload/guest/lib.sh
@@ -79,6 +80,32 @@ fi
 run_cmd /tmp/add.out perf probe -a "$spec" || fail "perf probe -a '$spec'"
 record 'probe:put_timespec64*' perl /tmp/gettime.pl
 check "perf script shows the tv_nsec of the user buffer" 'tv_nsec=987654321( |$)'
+
+# 4. The fleet workflow: definitions made once on the host (payload.sh:
+# perf probe -D with the debuginfo and the tagged build), written as they
+# are to kprobe_events on a machine that has neither, recorded by stock
+# perf.
+reset_probes
+rm -f "$HOME/.debug/.user-tags/$(cat /payload/user-tags/build-id)"
+diag </payload/fleet/kprobe_events
+if run_cmd /tmp/add.out sh -c 'cat /payload/fleet/kprobe_events >>/sys/kernel/tracing/kprobe_events'; then
+	pass "the host's definitions are accepted by this kernel as they are"
+else
+	fail "the host's definitions are accepted by this kernel as they are"
+fi
+cat >/tmp/fleet.sh <<EOF_FLEET
+cat $marker
+perl /tmp/gettime.pl
+EOF_FLEET
+run_cmd /tmp/record.out perf-stock record -q -e 'fleet:*' -o /tmp/perf.data -- sh /tmp/fleet.sh ||
+	fail "perf-stock record -e 'fleet:*'"
+perf-stock script -i /tmp/perf.data >/tmp/script.out 2>&1
+diag </tmp/script.out
+check "stock perf records the path through the host's definition" "fleet:openat.*filename_string=\"$marker\""
+check "stock perf records tv_nsec through the host's definition" 'fleet:tv_nsec.*tv_nsec=987654321( |$)'
+for e in fleet/openat fleet/tv_nsec; do
+	echo "-:$e" >>/sys/kernel/tracing/kprobe_events 2>/dev/null
+done
 
 reset_probes
 exit 0
