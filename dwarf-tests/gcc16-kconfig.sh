@@ -40,52 +40,55 @@ exec pahole "$@"
 EOF_PAHOLE
 chmod +x "$tmp/bin/gcc-16" "$tmp/bin/pahole-1.32"
 
-# kconfig NAME TREE CC PAHOLE: resolve the configuration; print the
-# values of the options that matter, one per line.
-kconfig() {
-	_o=$tmp/$1
-	mkdir -p "$_o"
-	make -s -C "$2" O="$_o" CC="$3" HOSTCC=gcc PAHOLE="$4" tinyconfig \
-		>"$_o/log" 2>&1 || { tail -n 5 "$_o/log"; return 1; }
-	"$2/scripts/config" --file "$_o/.config" -e DEBUG_KERNEL -e BPF_SYSCALL \
+# kconfig_to NAME TREE CC PAHOLE: resolve the configuration in $tmp/NAME;
+# NAME/result gets the values of the options that matter, NAME/ok is made
+# when make succeeded.  In a file of its own, for xargs -P.
+cat >"$tmp/lib.sh" <<EOF_LIB
+kconfig_to() {
+	_o=$tmp/\$1
+	mkdir -p "\$_o"
+	make -s -C "\$2" O="\$_o" CC="\$3" HOSTCC=gcc PAHOLE="\$4" tinyconfig \\
+		>"\$_o/log" 2>&1 || return 0
+	"\$2/scripts/config" --file "\$_o/.config" -e DEBUG_KERNEL -e BPF_SYSCALL \\
 		-e DEBUG_INFO_DWARF5 -e DEBUG_INFO_BTF -e DEBUG_INFO_TYPE_TAGS
-	make -s -C "$2" O="$_o" CC="$3" HOSTCC=gcc PAHOLE="$4" olddefconfig \
-		>>"$_o/log" 2>&1 || { tail -n 5 "$_o/log"; return 1; }
-	grep -E '^(# )?CONFIG_(GCC_VERSION|PAHOLE_VERSION|DEBUG_INFO_BTF|PAHOLE_HAS_BTF_TAG|DEBUG_INFO_TYPE_TAGS)[= ]' \
-		"$_o/.config"
+	make -s -C "\$2" O="\$_o" CC="\$3" HOSTCC=gcc PAHOLE="\$4" olddefconfig \\
+		>>"\$_o/log" 2>&1 || return 0
+	grep -E '^(# )?CONFIG_(GCC_VERSION|PAHOLE_VERSION|DEBUG_INFO_BTF|PAHOLE_HAS_BTF_TAG|DEBUG_INFO_TYPE_TAGS)[= ]' \\
+		"\$_o/.config" >"\$_o/result"
+	: >"\$_o/ok"
 }
+EOF_LIB
 
-# check NAME TREE CC PAHOLE TAGS(y|n) WHAT
-check() {
-	out=$(kconfig "$1" "$2" "$3" "$4")
-	rc=$?
+# The cases, NAME|TREE|CC|PAHOLE|TAGS (y or n)|WHAT, resolved two at a time
+PATH=$tmp/bin:$PATH
+cat >"$tmp/cases" <<EOF_CASES
+gcc16-pahole132|$TREE|gcc-16|pahole-1.32|y|GCC 16 and pahole 1.32: BTF with the __user type tags
+gcc16-pahole124|$TREE|gcc-16|pahole|n|GCC 16 and pahole $(pahole --version): no type tags with BTF (pahole cannot encode GCC's)
+gcc12-pahole132|$TREE|gcc-12|pahole-1.32|n|GCC 12 and pahole 1.32: no type tags with BTF (GCC 12 has no btf_type_tag)
+clang16|$TREE|clang-16|pahole|y|clang 16 and pahole $(pahole --version): type tags with BTF, as before
+stock-gcc16-pahole132|$stock_tree|gcc-16|pahole-1.32|n|stock tree, GCC 16 and pahole 1.32: no type tags with BTF (the kernel series is needed)
+EOF_CASES
+# shellcheck disable=SC2016 # expanded by the inner shell
+cut -d'|' -f1-4 "$tmp/cases" | tr '|' ' ' |
+	xargs -P "$(ncpus)" -L 1 sh -c '. "$0"; kconfig_to "$@"' "$tmp/lib.sh"
+while IFS='|' read -r name tree _ _ want what; do
+	out=$(cat "$tmp/$name/result" 2>/dev/null)
 	# Tags with BTF: PAHOLE_HAS_BTF_TAG, and where the tree has it (the
 	# series' first patch), DEBUG_INFO_TYPE_TAGS
 	got=n
 	if printf '%s\n' "$out" | grep -qx 'CONFIG_PAHOLE_HAS_BTF_TAG=y' &&
 		printf '%s\n' "$out" | grep -qx 'CONFIG_DEBUG_INFO_BTF=y'; then
 		got=y
-		if grep -q '^config DEBUG_INFO_TYPE_TAGS' "$2/lib/Kconfig.debug" &&
+		if grep -q '^config DEBUG_INFO_TYPE_TAGS' "$tree/lib/Kconfig.debug" &&
 			! printf '%s\n' "$out" | grep -qx 'CONFIG_DEBUG_INFO_TYPE_TAGS=y'; then
 			got=n
 		fi
 	fi
-	if [ "$rc" -eq 0 ] && [ "$got" = "$5" ]; then
-		tap_ok "$1: $6"
+	if [ -f "$tmp/$name/ok" ] && [ "$got" = "$want" ]; then
+		tap_ok "$name: $what"
 	else
-		tap_not_ok "$1: $6"
-		printf '%s\n' "$out" | tap_diag
+		tap_not_ok "$name: $what"
+		{ printf '%s\n' "$out"; tail -n 5 "$tmp/$name/log" 2>/dev/null; } | tap_diag
 	fi
-}
-PATH=$tmp/bin:$PATH
-check gcc16-pahole132 "$TREE" gcc-16 pahole-1.32 y \
-	"GCC 16 and pahole 1.32: BTF with the __user type tags"
-check gcc16-pahole124 "$TREE" gcc-16 pahole n \
-	"GCC 16 and pahole $(pahole --version): no type tags with BTF (pahole cannot encode GCC's)"
-check gcc12-pahole132 "$TREE" gcc-12 pahole-1.32 n \
-	"GCC 12 and pahole 1.32: no type tags with BTF (GCC 12 has no btf_type_tag)"
-check clang16 "$TREE" clang-16 pahole y \
-	"clang 16 and pahole $(pahole --version): type tags with BTF, as before"
-check stock-gcc16-pahole132 "$stock_tree" gcc-16 pahole-1.32 n \
-	"stock tree, GCC 16 and pahole 1.32: no type tags with BTF (the kernel series is needed)"
+done <"$tmp/cases"
 tap_done
