@@ -57,7 +57,7 @@ for cu in $cus; do
 	a=$(now)
 	sh "$TOP/scripts/user-tags.sh" -o "$tmp/tags" -s "$TREE" -c "$config" "$vmlinux" "$cu" \
 		>/dev/null 2>&1 || die "user-tags.sh $cu failed"
-	per_cu="$per_cu$(awk -v a="$a" -v b="$(now)" -v cu="$cu" 'BEGIN { printf "  %-24s %5.1f s\\n", cu, b - a }')
+	per_cu="$per_cu$(awk -v a="$a" -v b="$(now)" -v cu="$cu" 'BEGIN { printf "  %-24s %5.1f s\n", cu, b - a }')
 "
 done
 
