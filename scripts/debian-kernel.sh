@@ -33,10 +33,15 @@ log=$LOGS/debian-kernel.log
 mkdir -p "$LOGS"
 # shellcheck disable=SC2086 # a list of package names
 info DEBIAN "apt-get download $(printf '%s ' $pkgs)(log: ${log#"$TOP"/})" >&2
-# apt-get download writes into the current folder, as the _apt user if it can
-# shellcheck disable=SC2046,SC2086 # a list of package names
-if ! (cd "$dir.tmp/deb" && chmod 0777 . &&
-	apt-get download $(for p in $pkgs; do printf '%s=%s ' "$p" "$DEBIAN_KERNEL_VERSION"; done)) >"$log" 2>&1; then
+# apt-get download writes into the current folder, as the _apt user if it
+# can; with no package lists yet (a fresh machine), update them once.
+download() {
+	# shellcheck disable=SC2046,SC2086 # a list of package names
+	(cd "$dir.tmp/deb" && chmod 0777 . &&
+		apt-get download $(for p in $pkgs; do printf '%s=%s ' "$p" "$DEBIAN_KERNEL_VERSION"; done))
+}
+if ! download >"$log" 2>&1 &&
+	! { [ "$(id -u)" -eq 0 ] && apt-get update -q >>"$log" 2>&1 && download >>"$log" 2>&1; }; then
 	tail -n 5 "$log" >&2
 	rm -rf "$dir.tmp"
 	die "apt-get download failed: is Debian's archive reachable, and does it still have $DEBIAN_KERNEL_VERSION? (log: $log)"
