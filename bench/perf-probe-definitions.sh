@@ -36,12 +36,9 @@ while IFS= read -r spec; do
 done <"$here/probes.txt"
 
 count() { # perf args...
-	p=$1
+	_p=$1
 	shift
-	offline_perf "$fake/env" valgrind --tool=callgrind --callgrind-out-file="$fake/cg.out" \
-		"$p" probe -q -k "$vmlinux" "$@" >"$fake/defs" 2>"$fake/vg.err" ||
-		{ tail -n 20 "$fake/vg.err" >&2; die "$p probe failed under callgrind"; }
-	sed -n 's/^summary: //p' "$fake/cg.out"
+	offline_perf_instructions "$fake/env" "$fake/defs" "$_p" probe -q -k "$vmlinux" "$@"
 }
 stock=$(count "$STOCK_PERF" "$@")
 cp "$fake/defs" "$fake/defs.stock"

@@ -64,10 +64,7 @@ done
 count() { # what perf args...
 	_what=$1 _p=$2
 	shift 2
-	offline_perf "$tmp/env" valgrind --tool=callgrind --callgrind-out-file="$tmp/cg.out" \
-		"$_p" probe -q -k "$vmlinux" "$@" >"$tmp/defs.$_what" 2>"$tmp/vg.err" ||
-		{ tail -n 20 "$tmp/vg.err" >&2; die "$_p probe failed under callgrind"; }
-	sed -n 's/^summary: //p' "$tmp/cg.out"
+	offline_perf_instructions "$tmp/env" "$tmp/defs.$_what" "$_p" probe -q -k "$vmlinux" "$@"
 }
 stock=$(count stock "$STOCK_PERF" "$@")
 notags=$(count notags "$PERF" "$@")

@@ -14,6 +14,10 @@
 #                                 debugfs read-only
 #   offline_perf DIR PERF ARGS... run PERF ARGS in DIR's environment
 #                                 ($PERF_HOME, if set, instead of DIR/home)
+#   offline_perf_instructions DIR OUT PERF ARGS...
+#                                 the same under callgrind, its stdout in
+#                                 OUT: print the instructions it took (the
+#                                 benchmarks' measure, machine-independent)
 # shellcheck shell=sh
 
 offline_perf_env() {
@@ -32,4 +36,14 @@ offline_perf() {
 	env TRACEFS_PATH="$_op_dir/tracefs" DEBUGFS_PATH="$_op_dir/debugfs" \
 		PERF_CONFIG=/dev/null HOME="${PERF_HOME:-$_op_dir/home}" \
 		PERF_PAGER=cat "$@"
+}
+
+offline_perf_instructions() {
+	_opi_dir=$1 _opi_out=$2
+	shift 2
+	offline_perf "$_opi_dir" valgrind --tool=callgrind \
+		--callgrind-out-file="$_opi_dir/callgrind.out" "$@" >"$_opi_out" \
+		2>"$_opi_dir/valgrind.err" ||
+		{ tail -n 20 "$_opi_dir/valgrind.err" >&2; die "$1 failed under callgrind"; }
+	sed -n 's/^summary: //p' "$_opi_dir/callgrind.out"
 }

@@ -3,7 +3,7 @@
 # description: Debian's own GCC-built kernel (KCC=debian: make check-debian),
 # whose DWARF has no __user tags: perf probe -a with plain variable names
 # takes __user from the tagged build of its units in ~/.debug/.user-tags
-# (perf series patch 15), and perf record and perf script show the real
+# (perf series patch 16), and perf record and perf script show the real
 # values, where stock perf's definition of the same probe records
 # something else (a DW_OP_stack_value pointer loaded as memory); and the
 # fleet workflow: definitions made on the host, written as they are.
