@@ -16,11 +16,11 @@ SHELL := /bin/sh
 STEP := sh scripts/step.sh
 BUILD := build
 
-.PHONY: help deps tree kernel kernel-gcc perf perf-stock rootfs payload \
+.PHONY: help deps tree tags-tree kernel kernel-gcc perf perf-stock rootfs payload \
 	debian-kernel debian-tags debian-boot payload-debian \
 	payload-gcc gcc-objects clang-objects dwarf-marks proof-init demo shell \
-	check check-host check-vm check-gcc export-series timings bench \
-	bench-gcc-plugin bench-user-tags clean
+	check check-host check-vm check-gcc export-series send-check timings bench \
+	bench-gcc-plugin bench-user-tags bench-user-tags-coverage clean
 
 help:
 	@sed -n '/^    make deps/,/^$$/p' README.md
@@ -72,7 +72,12 @@ clang-objects: tree
 debian-kernel: deps
 	@$(STEP) debian-kernel sh scripts/debian-kernel.sh >/dev/null
 
-debian-tags: tree debian-kernel
+# build/linux-tags: base + the series a tagged build of Debian's kernel
+# needs (TAGS_SERIES), for scripts/user-tags.sh.
+tags-tree: tree
+	@$(STEP) tags-tree sh scripts/tags-tree.sh
+
+debian-tags: tags-tree debian-kernel
 	@$(STEP) debian-tags sh scripts/debian-tags.sh
 
 # Debian's kernel, readied for the guest (an initrd with the modules that
@@ -120,7 +125,7 @@ shell: payload$(if $(filter gcc debian,$(KCC)),-$(KCC))
 	@sh qemu-image/run.sh shell
 
 GCC_SUITES := gcc-codegen gcc-clang gcc-notags gcc-dwarf gcc-stock gcc16-kconfig
-HOST_SUITES := lint targets parsers patches series dwarf dwarf-stock
+HOST_SUITES := lint targets parsers patches send series dwarf dwarf-stock
 VM_SUITES := kernel-dwarf debian-tags vm vm-gcc vm-debian runner $(PROOF_SUITES)
 HOST_BUILDS := tree perf perf-stock
 GCC_BUILDS := $(HOST_BUILDS) gcc-objects clang-objects dwarf-marks
@@ -144,14 +149,23 @@ check-gcc: $(GCC_BUILDS)
 export-series:
 	@sh scripts/export-series.sh
 
+# Each series as it would be mailed: checkpatch --strict, identity,
+# subjects, maintainers, export reproduced (patches, send), applied to
+# base on its own and built after every patch, diffstat (series).
+send-check: tree kernel perf
+	@sh scripts/check.sh patches send series
+
 timings:
 	@sh scripts/timings.sh
 
 bench: kernel perf perf-stock
 	@sh bench/perf-probe-definitions.sh
 
-bench-user-tags: tree perf perf-stock debian-kernel
+bench-user-tags: tags-tree perf perf-stock debian-kernel
 	@sh bench/user-tags.sh
+
+bench-user-tags-coverage: tags-tree perf kernel debian-kernel
+	@sh bench/user-tags-coverage.sh
 
 bench-gcc-plugin: gcc-objects
 	@sh dwarf-tests/gcc-plugin/compare.sh cost

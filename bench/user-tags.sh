@@ -23,7 +23,7 @@ config=$deb/root/usr/src/linux-headers-$DEBIAN_KERNEL/.config
 [ -x "$PERF" ] || die "no $PERF: run 'make perf'"
 [ -x "$STOCK_PERF" ] || die "no $STOCK_PERF: run 'make perf-stock'"
 command -v valgrind >/dev/null || die "valgrind not found: run 'make deps'"
-[ -d "$TREE/.git" ] || die "no tree: run 'make tree'"
+[ -e "$TAGS_TREE/.git" ] || die "no $TAGS_TREE: run 'make tags-tree'"
 
 tmp=$BUILD/bench-user-tags
 rm -rf "$tmp"
@@ -49,13 +49,13 @@ done <"$cases"
 
 now() { date +%s.%N; }
 t0=$(now)
-sh "$TOP/scripts/user-tags.sh" -o "$tmp/tags" -s "$TREE" -c "$config" "$vmlinux" \
+sh "$TOP/scripts/user-tags.sh" -o "$tmp/tags" -s "$TAGS_TREE" -c "$config" "$vmlinux" \
 	>/dev/null 2>"$tmp/prepare.err" || { cat "$tmp/prepare.err" >&2; die "user-tags.sh failed"; }
 t1=$(now)
 per_cu=
 for cu in $cus; do
 	a=$(now)
-	sh "$TOP/scripts/user-tags.sh" -o "$tmp/tags" -s "$TREE" -c "$config" "$vmlinux" "$cu" \
+	sh "$TOP/scripts/user-tags.sh" -o "$tmp/tags" -s "$TAGS_TREE" -c "$config" "$vmlinux" "$cu" \
 		>/dev/null 2>&1 || die "user-tags.sh $cu failed"
 	per_cu="$per_cu$(awk -v a="$a" -v b="$(now)" -v cu="$cu" 'BEGIN { printf "  %-24s %5.1f s\n", cu, b - a }')
 "

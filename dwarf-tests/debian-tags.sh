@@ -175,11 +175,11 @@ user_tags_error() {
 sed 's/^CONFIG_CC_VERSION_TEXT=.*/CONFIG_CC_VERSION_TEXT="gcc-11 (Debian 11.3.0-12) 11.3.0"/' \
 	"$config" >"$tmp/config-gcc11"
 user_tags_error "a configuration of another compiler" "is for a kernel built by 'gcc-11" \
-	-s "$TREE" -c "$tmp/config-gcc11" "$vmlinux" fs/open.c
+	-s "$TAGS_TREE" -c "$tmp/config-gcc11" "$vmlinux" fs/open.c
 user_tags_error "a unit that is not C" "is not a C compilation unit" \
-	-s "$TREE" -c "$config" "$vmlinux" ../fs/open.c
+	-s "$TAGS_TREE" -c "$config" "$vmlinux" ../fs/open.c
 user_tags_error "a unit that does not exist" "has no fs/nosuch.c" \
-	-s "$TREE" -c "$config" "$vmlinux" fs/nosuch.c
+	-s "$TAGS_TREE" -c "$config" "$vmlinux" fs/nosuch.c
 user_tags_error "a vmlinux without a build-id" "has no build-id" \
-	-s "$TREE" -c "$config" "$config" fs/open.c
+	-s "$TAGS_TREE" -c "$config" "$config" fs/open.c
 tap_done

@@ -1,8 +1,11 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# Build after every patch, in a separate git worktree (build/linux-each)
-# so that $TREE is left alone.  One TAP line per patch and compiler.
+# Each series as it would be mailed: applied with 'git am' to a fresh
+# tree of its base (tag "base" of $TREE, in a separate git worktree,
+# build/linux-each, so that $TREE is left alone), on its own, and built
+# after every patch; then its cover letter's diffstat compared with what
+# the series changes.  One TAP line per patch and compiler.
 #
 # perf patches (PSERIES of kernel/generations/$KGEN.conf): perf, built
 # with gcc.
@@ -12,8 +15,8 @@
 # if it includes a header the patch changes; include/linux/compiler_types.h
 # is in every object, and fs/open.o and kernel/trace/trace_kprobe.o stand
 # for them; for another header in include/, two of the files in kernel/,
-# lib/ or fs/ that include it.  'make kernel' builds the whole kernel at
-# the top of the series.
+# lib/ or fs/ that include it.  'make kernel' builds the whole kernel
+# with every series applied.
 #
 # Compiler and objtool warnings about the files a patch touches fail it.
 set -u
@@ -24,13 +27,19 @@ wt=$TREE-each
 out=$PERF_OUT-each
 mkdir -p "$out"
 # The worktree stays between runs, so that each step builds incrementally;
-# and a series that already passed as it is now is not built again.
-head="$(git -C "$TREE" rev-parse HEAD) $(cat "$0" "$KOBJ/.config" 2>/dev/null | inputs_key)"
+# and series that already passed as they are now are not built again.
+head=$( { wanted_stamp; git -C "$TREE" rev-parse base; cat "$0" "$KOBJ/.config" 2>/dev/null; } |
+	inputs_key)
 if stamp_matches "$out/passed" "$head" && [ -f "$out/run.tap" ]; then
 	sed '/^ok /s/$/ (unchanged since it passed)/' "$out/run.tap"
 	exit 0
 fi
 rm -f "$out/passed"
+# A worktree of an earlier tree (make tree extracted it again) is gone
+# from the repository: make it again.
+if [ -d "$wt" ] && [ "$(git -C "$wt" rev-parse base 2>/dev/null)" != "$(git -C "$TREE" rev-parse base)" ]; then
+	rm -rf "$wt"
+fi
 if [ ! -d "$wt" ]; then
 	git -C "$TREE" worktree prune
 	git -C "$TREE" worktree add -q --detach "$wt" base || exit 1
@@ -105,9 +114,9 @@ export CCACHE_DIR="$CACHE/ccache"
 	sed 's/\.ko$/.o/' "$KOBJ/modules.order" 2>/dev/null
 } >"$out/kernel-objects"
 failed=
-for c in $(git -C "$TREE" rev-list --reverse base..HEAD); do
-	subj=$(git -C "$TREE" log -1 --format=%s "$c")
-	git -C "$wt" checkout -q "$c"
+# step COMMIT: build what COMMIT, just applied in $wt, changes
+step() {
+	c=$1
 	files=$(git -C "$wt" diff-tree --no-commit-id --name-only -r "$c" | grep '\.[ch]$' || true)
 	case $(git -C "$wt" diff-tree --no-commit-id --name-only -r "$c" | grep -v '^tools/perf/' || true) in
 	"")
@@ -143,6 +152,46 @@ for c in $(git -C "$TREE" rev-list --reverse base..HEAD); do
 		fi
 		;;
 	esac
+}
+
+# The diffstat that the series' cover letter (or its one patch) shows
+cover_stat() {
+	f=$(series_patches "$1" | head -n 1)
+	for c in "$TOP/$1"/*-0000-cover-letter.patch; do
+		[ ! -f "$c" ] || f=$c
+	done
+	awk '/^ [^ ].* \| +[0-9]/ { print } /^ [0-9]+ files? changed/ { print; exit }' "$f"
+}
+
+export GIT_COMMITTER_NAME="${SERIES_IDENTITY% <*}"
+export GIT_COMMITTER_EMAIL="${SERIES_IDENTITY##*<}"
+GIT_COMMITTER_EMAIL=${GIT_COMMITTER_EMAIL%>}
+for s in $(series_dirs); do
+	git -C "$wt" am --abort >/dev/null 2>&1
+	git -C "$wt" checkout -q -f --detach base
+	applied=yes
+	for p in $(series_patches "$s"); do
+		if ! git -C "$wt" am -q "$p" >"$out/am.log" 2>&1; then
+			tap_not_ok "$s: ${p##*/} applies with git am to base"
+			tap_diag <"$out/am.log"
+			failed=1
+			applied=
+			break
+		fi
+		subj="$s: $(git -C "$wt" log -1 --format=%s HEAD)"
+		step "$(git -C "$wt" rev-parse HEAD)"
+	done
+	[ -n "$applied" ] || continue
+	# The cover letter's diffstat is the series'
+	git -C "$wt" diff --stat=72 base HEAD >"$out/stat.series"
+	cover_stat "$s" >"$out/stat.cover"
+	if diff -u "$out/stat.cover" "$out/stat.series" >"$out/stat.diff"; then
+		tap_ok "$s: the cover letter's diffstat is the series'"
+	else
+		tap_not_ok "$s: the cover letter's diffstat is the series'"
+		tap_diag <"$out/stat.diff"
+		failed=1
+	fi
 done >"$out/run.tap"
 tap_done >>"$out/run.tap"
 cat "$out/run.tap"

@@ -5,7 +5,8 @@
 # that it is complete (its plan), and end with the line "N passed,
 # N failed, N skipped" over all of them (scripts/tap.sh counts).
 #
-#   check.sh SUITE...      host suites: lint, targets, parsers, patches, series,
+#   check.sh SUITE...      host suites: lint, targets, parsers, patches, send,
+#                          series,
 #                          dwarf, dwarf-stock, kernel-dwarf, debian-tags (perf
 #                          on Debian's own kernel); GCC user_dwarf plugin
 #                          (dwarf-tests/gcc-plugin/): gcc-codegen, gcc-clang,
@@ -27,6 +28,7 @@ suite_cmd() {
 	lint) sh "$TOP/scripts/lint.sh" ;;
 	targets) sh "$TOP/scripts/targets.sh" ;;
 	patches) sh "$TOP/scripts/checkpatch-series.sh" ;;
+	send) sh "$TOP/scripts/send-check.sh" ;;
 	series) sh "$TOP/scripts/build-each-patch.sh" ;;
 	dwarf) BUILD=$BUILD/dwarf-tests sh "$TOP/dwarf-tests/run.sh" ;;
 	dwarf-stock)

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# Host test: every patch in kernel/series and tools-perf-patches/series
+# Host test: every patch of every series folder (scripts/lib.sh series_files)
 # carries a Signed-off-by and is 'checkpatch.pl --strict' clean.
 #
 # One exception: perf's DWARF code uses the types of elfutils (Dwarf, Elf, Dwarf_Die,

@@ -14,7 +14,7 @@ out=$BUILD/debian-tags-$KGEN_NAME
 cus=$(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$TOP/dwarf-tests/debian-tags.txt" |
 	cut -d'|' -f2 | sort -u)
 key=$( { printf '%s\n' "$cus"; cat "$TOP/scripts/user-tags.sh";
-	git -C "$TREE" ls-tree HEAD | grep -v '	tools$'; } | inputs_key)
+	git -C "$TAGS_TREE" ls-tree HEAD | grep -v '	tools$'; } | inputs_key)
 if stamp_matches "$out/.stamp" "$key"; then
 	info TAGS "$out is up to date"
 	exit 0
@@ -22,7 +22,7 @@ fi
 rm -f "$out/.stamp"
 info TAGS "$(echo "$cus" | wc -l) units of $DEBIAN_KERNEL into ${out#"$TOP"/}"
 # shellcheck disable=SC2086 # a list of compilation units
-sh "$TOP/scripts/user-tags.sh" -o "$out" -s "$TREE" \
+sh "$TOP/scripts/user-tags.sh" -o "$out" -s "$TAGS_TREE" \
 	-c "$deb/root/usr/src/linux-headers-$DEBIAN_KERNEL/.config" \
 	"$deb/root/usr/lib/debug/boot/vmlinux-$DEBIAN_KERNEL" $cus
 stamp_write "$out/.stamp" "$key"

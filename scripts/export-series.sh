@@ -2,47 +2,77 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Write the commits of $TREE back into the kernel generation's series
-# folders (kernel/generations/$KGEN.conf):
-#   base..HEAD commits that touch only tools/perf/ -> $PSERIES
-#   all others                                     -> $KSERIES
-# as 'git format-patch' files, and rewrite both series files.  The subjects
-# carry the version of the series' cover-letter.txt ("[PATCH v3 0/N]"), and
-# each patch its changelog from the series' changes.txt, below '---'.  The
-# diffstat at the end of cover-letter.txt (below its last '---') is
-# rewritten; the text above it is the author's.  Kernel
-# commits must come before perf commits, as the series are applied in
-# that order.
+# folders (KSERIES and PSERIES of kernel/generations/$KGEN.conf), as the
+# mail that each series is:
+#
+#   - each commit goes to the series that 'make tree' applied it from (its
+#     note in refs/notes/series); a new commit without a note that touches
+#     only tools/perf/ goes to PSERIES, any other new commit must be given
+#     one: git -C build/linux notes --ref series add -m kernel/NAME COMMIT
+#   - each series is picked onto 'base' on its own, in a scratch worktree,
+#     so that it applies to the base without the others, and written by
+#     'git format-patch -v N --base=base' (with --cover-letter when it has
+#     more than one patch): the version in every subject, base-commit: in
+#     the cover letter (or the single patch), the shortlog and diffstat
+#     made by git;
+#   - the hand-written parts come from the series folder: cover.txt
+#     (first line "Version: N", then "Subject: ...", a blank line and the
+#     cover letter's text: what, why, changes in vN, the figures), and
+#     changes.txt (each patch's changelog, put below its '---');
+#   - From: and Signed-off-by: are $SERIES_IDENTITY (scripts/lib.sh);
+#     dates are the commits' author dates, the cover letter's that of its
+#     newest patch, so the same tree gives the same files, byte for byte.
+#
+# Nothing generated is edited by hand: the series file, the patches and
+# 0000-cover-letter.patch are rewritten on every export.  SERIES_OUT=DIR
+# writes the folders under DIR instead of the repository, and leaves the
+# tree's stamps alone (the patches suite checks that way that the tree
+# gives the committed series back).
 set -eu
 . "$(dirname -- "$0")/lib.sh"
 
-[ -d "$TREE/.git" ] || die "no tree at $TREE: run 'make tree'"
+[ -e "$TREE/.git" ] || die "no tree at $TREE: run 'make tree'"
 git -C "$TREE" rev-parse -q --verify base >/dev/null || die "$TREE has no 'base' tag"
 [ -z "$(git -C "$TREE" status --porcelain --untracked-files=no)" ] ||
 	die "$TREE has uncommitted changes: commit them first"
 if [ -d "$TREE/.git/rebase-apply" ] || [ -d "$TREE/.git/rebase-merge" ]; then
 	die "$TREE is in the middle of a rebase or 'git am'"
 fi
+case $SERIES_IDENTITY in
+*?' <'?*@?*'>') ;;
+*) die "SERIES_IDENTITY='$SERIES_IDENTITY' is not 'Name <address>'" ;;
+esac
+ident_name=${SERIES_IDENTITY% <*}
+ident_mail=${SERIES_IDENTITY##*<}
+ident_mail=${ident_mail%>}
 
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-: >"$tmp/kernel"
-: >"$tmp/perf"
-seen_perf=
+wt=$tmp/worktree
+cleanup() {
+	git -C "$TREE" worktree remove --force "$wt" >/dev/null 2>&1 || true
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+
+# Which series each commit belongs to
 for c in $(git -C "$TREE" rev-list --reverse base..HEAD); do
-	other=$(git -C "$TREE" diff-tree --no-commit-id --name-only -r "$c" | grep -v '^tools/perf/' || true)
-	if [ -z "$other" ]; then
-		echo "$c" >>"$tmp/perf"
-		seen_perf=$c
-	else
-		[ -z "$seen_perf" ] ||
-			die "kernel commit $(git -C "$TREE" log -1 --format='%h %s' "$c") comes after perf commit $(git -C "$TREE" log -1 --format='%h %s' "$seen_perf"): reorder them"
-		echo "$c" >>"$tmp/kernel"
+	s=$(git -C "$TREE" notes --ref series show "$c" 2>/dev/null || true)
+	if [ -z "$s" ]; then
+		other=$(git -C "$TREE" diff-tree --no-commit-id --name-only -r "$c" |
+			grep -v '^tools/perf/' || true)
+		[ -n "$other" ] && die "commit $(git -C "$TREE" log -1 --format='%h %s' "$c") belongs to no series: name it with 'git -C $TREE notes --ref series add -m SERIES $(git -C "$TREE" rev-parse --short "$c")' (SERIES: one of $(series_dirs | tr '\n' ' '))"
+		s=$PSERIES
 	fi
+	series_dirs | grep -qx "$s" ||
+		die "commit $(git -C "$TREE" log -1 --format='%h %s' "$c") is noted for series '$s', which kernel/generations/$KGEN_NAME.conf does not list"
+	echo "$c" >>"$tmp/$(echo "$s" | tr / _)"
 done
 
+git -C "$TREE" worktree prune
+git -C "$TREE" worktree add -q --detach "$wt" base
+
 # changelog FILE SUBJECT: the section of FILE (the series' changes.txt)
-# headed "[SUBJECT]", up to the next heading: what changed in the patch
-# since its earlier versions, for below its '---' line.
+# headed "[SUBJECT]", up to the next heading.
 changelog() {
 	[ -f "$1" ] || return 0
 	awk -v want="[$2]" '
@@ -51,28 +81,65 @@ changelog() {
 		on { print }' "$1" | sed -e :a -e '/^\n*$/{$d;N;ba' -e '}'
 }
 
+# field FILE NAME: the value of header line "NAME: value" of cover.txt
+field() {
+	sed -n "/^\$/q; s/^$2: //p" "$1"
+}
+
+out_top=${SERIES_OUT:-$TOP}
 export_one() { # folder commit-list
-	dir=$TOP/$1
+	dir=$out_top/$1
 	mkdir -p "$dir"
-	sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$dir/series" 2>/dev/null |
-		while read -r p; do rm -f "$dir/$p"; done
-	: >"$dir/series.new"
-	total=$(wc -l <"$2")
-	# The version of the series is the one its cover letter says.
-	ver=$(sed -n '1s/^Subject: \[PATCH \(v[0-9][0-9]*\) .*/\1 /p' \
-		"$dir/cover-letter.txt" 2>/dev/null)
-	i=0
+	list=$2
+	cover=$TOP/$1/cover.txt
+	[ -f "$cover" ] || die "$1/cover.txt is missing (Version:, Subject:, a blank line, the cover letter's text)"
+	ver=$(field "$cover" Version)
+	subject=$(field "$cover" Subject)
+	case $ver in
+	'' | *[!0-9]*) die "$1/cover.txt: 'Version: N' is missing or not a number" ;;
+	esac
+	[ -n "$subject" ] || die "$1/cover.txt: 'Subject: ...' is missing"
+	total=$(wc -l <"$list")
+
+	# The series on its own, from base, as the sender's commits
+	git -C "$wt" checkout -q --detach base
 	while read -r c; do
-		i=$((i + 1))
-		f=$(git -C "$TREE" format-patch -1 --zero-commit --no-signature \
-			--start-number "$i" -o "$dir" "$c")
-		# Number the subject within its own series, not the whole range.
-		[ "$total" -gt 1 ] && sed -i "1,/^Subject: /s/^Subject: \[PATCH\]/Subject: [PATCH $ver$i\/$total]/" "$f"
-		changelog "$dir/changes.txt" "$(git -C "$TREE" log -1 --format=%s "$c")" \
-			>"$BUILD/changelog"
-		if [ -s "$BUILD/changelog" ]; then
-			# Below the first '---': git am leaves it out of the commit.
-			awk -v cl="$BUILD/changelog" '
+		if ! git -C "$wt" cherry-pick --allow-empty "$c" >"$tmp/pick.log" 2>&1; then
+			cat "$tmp/pick.log" >&2
+			die "$1 does not apply to base on its own at: $(git -C "$TREE" log -1 --format='%h %s' "$c")"
+		fi
+		author=$(git -C "$wt" log -1 --format='%an <%ae>' HEAD)
+		git -C "$wt" log -1 --format=%B HEAD |
+			awk -v old="Signed-off-by: $author" -v new="Signed-off-by: $SERIES_IDENTITY" \
+				'$0 == old { $0 = new } { print }' >"$tmp/msg"
+		grep -qxF "Signed-off-by: $SERIES_IDENTITY" "$tmp/msg" ||
+			die "commit $(git -C "$TREE" log -1 --format='%h %s' "$c") has no Signed-off-by: of its author"
+		GIT_COMMITTER_NAME=$ident_name GIT_COMMITTER_EMAIL=$ident_mail \
+			GIT_COMMITTER_DATE=$(git -C "$wt" log -1 --format=%aD HEAD) \
+			git -C "$wt" commit -q --amend --allow-empty --cleanup=verbatim \
+			--author="$SERIES_IDENTITY" --date="$(git -C "$wt" log -1 --format=%aD HEAD)" \
+			-F "$tmp/msg"
+	done <"$list"
+
+	out=$tmp/out
+	rm -rf "$out"
+	cl=
+	[ "$total" -gt 1 ] && cl=--cover-letter
+	# shellcheck disable=SC2086 # $cl: one option or none
+	GIT_COMMITTER_NAME=$ident_name GIT_COMMITTER_EMAIL=$ident_mail \
+		git -C "$wt" -c format.signature= -c format.coverFromDescription=default \
+		format-patch -q --zero-commit --no-signature -v "$ver" $cl \
+		--base=base -o "$out" base..HEAD
+
+	# Each patch's changelog, below its first '---'
+	for f in "$out"/v"$ver"-[0-9]*.patch; do
+		case $f in */v"$ver"-0000-*) continue ;; esac
+		# The subject as git wrote it, unfolded
+		s=$(awk '/^Subject: / { sub(/^Subject: \[PATCH[^]]*\] /, ""); t = $0; cont = 1; next }
+			cont && /^ / { t = t $0; next } cont { print t; exit }' "$f")
+		changelog "$TOP/$1/changes.txt" "$s" >"$tmp/changelog"
+		if [ -s "$tmp/changelog" ]; then
+			awk -v cl="$tmp/changelog" '
 				!done && /^---$/ {
 					print
 					while ((getline l < cl) > 0) print l
@@ -82,25 +149,42 @@ export_one() { # folder commit-list
 				}
 				{ print }' "$f" >"$f.tmp" && mv "$f.tmp" "$f"
 		fi
-		basename "$f" >>"$dir/series.new"
-	done <"$2"
-	rm -f "$BUILD/changelog"
-	# The cover letter's diffstat, below its last '---', is the series'.
-	if [ -s "$2" ] && [ -f "$dir/cover-letter.txt" ] && grep -q '^---$' "$dir/cover-letter.txt"; then
-		last=$(grep -n '^---$' "$dir/cover-letter.txt" | tail -n 1 | cut -d: -f1)
-		{
-			head -n "$last" "$dir/cover-letter.txt"
-			echo
-			git -C "$TREE" diff --stat=72 "$(head -n 1 "$2")^" "$(tail -n 1 "$2")"
-		} >"$dir/cover-letter.txt.new"
-		mv "$dir/cover-letter.txt.new" "$dir/cover-letter.txt"
-	fi
-	mv "$dir/series.new" "$dir/series"
-	info SERIES "$1: $total patch(es)"
-}
-export_one "$KSERIES" "$tmp/kernel"
-export_one "$PSERIES" "$tmp/perf"
+	done
 
+	# The cover letter: the hand-written subject and text merged in, the
+	# date of the newest patch
+	if [ "$total" -gt 1 ]; then
+		f=$out/v$ver-0000-cover-letter.patch
+		sed '1,/^$/d' "$cover" >"$tmp/blurb"
+		date=$(git -C "$wt" log -1 --format=%aD HEAD)
+		awk -v subj="$subject" -v blurb="$tmp/blurb" -v date="$date" '
+			/^Date: / && !d { print "Date: " date; d = 1; next }
+			/\*\*\* SUBJECT HERE \*\*\*/ { sub(/\*\*\* SUBJECT HERE \*\*\*/, subj); print; next }
+			/^\*\*\* BLURB HERE \*\*\*$/ { while ((getline l < blurb) > 0) print l; next }
+			{ print }' "$f" >"$f.tmp" && mv "$f.tmp" "$f"
+	fi
+
+	# Replace the folder's generated files
+	for old in "$dir"/*.patch; do
+		[ -e "$old" ] && rm -f "$old"
+	done
+	cp "$out"/*.patch "$dir/"
+	for f in "$out"/*.patch; do
+		case $f in *-0000-cover-letter.patch) ;; *) basename "$f" ;; esac
+	done >"$dir/series"
+	info SERIES "$1: v$ver, $total patch(es)"
+}
+
+series_dirs | while read -r s; do
+	list=$tmp/$(echo "$s" | tr / _)
+	if [ -s "$list" ]; then
+		export_one "$s" "$list"
+	else
+		info SERIES "$s: no commits"
+	fi
+done
+
+[ -z "${SERIES_OUT:-}" ] || exit 0
 # The tree now matches the series files: keep 'make tree' from rebuilding it.
 stamp_write "$TREE/.git/uaccess-probe-stamp" "$(wanted_stamp)"
 git -C "$TREE" rev-parse HEAD >"$TREE/.git/uaccess-probe-head"

@@ -52,7 +52,7 @@ mkdir -p "$LOGS"
 # Inputs: the fragments, this script, the descriptors and the kernel
 # series (perf patches do not touch Kconfig).
 # shellcheck disable=SC2086 # $frags is a list of paths without blanks
-stamp=$( { cat $frags "$0" "$GEN_CONF" "$ARCH_CONF"; series_files | grep "^$TOP/$KSERIES/" | xargs -r cat; } |
+stamp=$( { cat $frags "$0" "$GEN_CONF" "$ARCH_CONF"; series_files | grep -v "^$TOP/$PSERIES/" | xargs -r cat; } |
 	inputs_key)
 if [ ! -f "$KOBJ/.config" ] || ! stamp_matches "$KOBJ/.uaccess-probe-config" "$stamp"; then
 	info CONFIG "tinyconfig + $(for f in $frags; do printf '%s ' "${f#"$TOP"/}"; done)"

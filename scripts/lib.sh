@@ -45,11 +45,11 @@ need_vars() {
 load_generation() {
 	GEN_CONF=$GEN_DIR/$1.conf
 	[ -f "$GEN_CONF" ] || die "no kernel generation '$1': no ${GEN_CONF#"$TOP"/} (known: $(list_descriptors "$GEN_DIR"))"
-	KGEN_NAME='' SRC_PKG='' SRC_TARBALL='' KSERIES='' PSERIES=''
+	KGEN_NAME='' SRC_PKG='' SRC_TARBALL='' KSERIES='' PSERIES='' TAGS_SERIES=''
 	KCONFIGS='' KCONFIGS_GCC='' TRACEFS_README=''
 	# shellcheck source=../kernel/generations/6.1.conf
 	. "$GEN_CONF"
-	need_vars "$GEN_CONF" KGEN_NAME SRC_PKG SRC_TARBALL KSERIES PSERIES \
+	need_vars "$GEN_CONF" KGEN_NAME SRC_PKG SRC_TARBALL KSERIES PSERIES TAGS_SERIES \
 		KCONFIGS TRACEFS_README
 	[ "$KGEN_NAME" = "$1" ] || die "${GEN_CONF#"$TOP"/} says KGEN_NAME=$KGEN_NAME"
 }
@@ -114,6 +114,9 @@ load_arch "$ARCH"
 GEN_TAG=
 [ "$KGEN" = "$(cat "$GEN_DIR/default")" ] || GEN_TAG=-$KGEN
 TREE=$BUILD/linux$GEN_TAG
+# The source of a tagged build of Debian's kernel (scripts/tags-tree.sh)
+# shellcheck disable=SC2034 # used by the scripts that source this file
+TAGS_TREE=$TREE-tags
 # KCC=gcc: the kernel built with GCC 12 and the user_dwarf plugin
 # (KCONFIGS_GCC) in its own folder, instead of clang.  KCC=debian: not
 # built here, Debian's own GCC-built kernel of the generation
@@ -238,14 +241,29 @@ kmake_in() {
 		CC="ccache $_kcc" $_kflags "$@"
 }
 
-# The patch files of kernel/series, then tools-perf-patches/series.
-series_files() {
-	for s in "$KSERIES" "$PSERIES"; do
-		[ -f "$TOP/$s/series" ] || continue
-		sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$TOP/$s/series" |
-			while read -r p; do printf '%s\n' "$TOP/$s/$p"; done
-	done
+# The series folders of the generation, in the order 'make tree' applies
+# them: the kernel's (KSERIES, one per tree that takes it), then perf's.
+series_dirs() {
+	# shellcheck disable=SC2086 # a list of folders without blanks
+	printf '%s\n' $KSERIES "$PSERIES"
 }
+
+# series_patches DIR: the patch files of series folder DIR, in order.
+series_patches() {
+	[ -f "$TOP/$1/series" ] || return 0
+	sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$TOP/$1/series" |
+		while read -r _p; do printf '%s\n' "$TOP/$1/$_p"; done
+}
+
+# The patch files of every series, in the order 'make tree' applies them.
+series_files() {
+	series_dirs | while read -r _s; do series_patches "$_s"; done
+}
+
+# The identity in the From: and Signed-off-by: of every patch of the
+# series: the project's, or the sender's (SERIES_IDENTITY="Name <addr>"
+# for make export-series, then make send-check).
+SERIES_IDENTITY=${SERIES_IDENTITY:-"Seed 5af95b92 maintainers <maintainers@users.noreply.a-seed-5af95b92.example>"}
 
 # Skipping a build step whose inputs did not change, the one way every
 # step does it: the step hashes all its inputs (file contents, package

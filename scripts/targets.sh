@@ -130,12 +130,12 @@ cp "$GEN_DIR"/*.conf "$GEN_DIR/default" "$t/gen/"
 sed -e 's/^KGEN_NAME=.*/KGEN_NAME=6.12/' \
 	-e 's/^SRC_PKG=.*/SRC_PKG=uaccess-probe-no-such-package/' \
 	-e 's|^SRC_TARBALL=.*|SRC_TARBALL=/nonexistent/linux-source-6.12.tar.xz|' \
-	-e 's|^KSERIES=.*|KSERIES=kernel/6.12|' \
+	-e 's|^KSERIES=.*|KSERIES="kernel/6.12/dwarf-tags kernel/6.12/tracing"|' \
 	-e 's|^PSERIES=.*|PSERIES=tools-perf-patches/6.12|' \
 	"$GEN_DIR/$(cat "$GEN_DIR/default").conf" >"$t/gen/6.12.conf"
 got=$(UACCESS_GEN_DIR=$t/gen KGEN=6.12 sh -c '. "$0"; kobj gcc; echo "$TREE $KOBJ $PERF $STOCK_PERF $KSERIES"' \
 	"$TOP/scripts/lib.sh" 2>&1 | tr '\n' ' ')
-want="$BUILD/kernel-6.12-$ARCH-gcc $BUILD/linux-6.12 $BUILD/kernel-6.12-$ARCH $BUILD/perf-6.12/perf $BUILD/perf-6.12-stock/perf kernel/6.12 "
+want="$BUILD/kernel-6.12-$ARCH-gcc $BUILD/linux-6.12 $BUILD/kernel-6.12-$ARCH $BUILD/perf-6.12/perf $BUILD/perf-6.12-stock/perf kernel/6.12/dwarf-tags kernel/6.12/tracing "
 if [ "$got" = "$want" ]; then
 	tap_ok "6.12: a descriptor is all it takes to be a kernel generation, with build folders of its own"
 else

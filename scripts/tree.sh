@@ -4,7 +4,11 @@
 # Make $TREE: the kernel generation's Debian source tarball (SRC_PKG and
 # SRC_TARBALL in kernel/generations/$KGEN.conf) as a git repository (tag
 # "base"), with the KSERIES and then the PSERIES series applied by
-# 'git am'.  Quick when the tree already carries exactly these series.
+# 'git am', each commit noted with its series folder (git notes --ref
+# series) for make export-series.  Quick when the tree already carries
+# exactly these series.  The base commits are made with a fixed identity
+# and the tarball's date, so that 'base' (the series' base-commit) is the
+# same commit on every machine.
 #
 # A tree with local work (commits or changes that are not in the series
 # files) is never reset: export it first with 'make export-series'.
@@ -51,9 +55,15 @@ if [ ! -d "$TREE/.git" ]; then
 	(
 		cd "$TREE.tmp"
 		git init -q
-		git config user.name "${GIT_AUTHOR_NAME:-uaccess-probe build}"
-		git config user.email "${GIT_AUTHOR_EMAIL:-uaccess-probe@localhost}"
+		git config user.name "uaccess-probe build"
+		git config user.email "uaccess-probe@localhost"
 		git config gc.auto 0
+		# Rebases and amends keep a commit's series note.
+		git config notes.rewriteRef refs/notes/series
+		GIT_AUTHOR_DATE="@$(stat -c %Y "$SRC_TARBALL") +0000"
+		GIT_COMMITTER_DATE=$GIT_AUTHOR_DATE
+		export GIT_AUTHOR_DATE GIT_COMMITTER_DATE
+		unset GIT_AUTHOR_NAME GIT_AUTHOR_EMAIL GIT_COMMITTER_NAME GIT_COMMITTER_EMAIL
 		git add -f -A .
 		git commit -q -m "Linux from Debian $SRC_PKG $pkgver" \
 			-m "Unmodified contents of $SRC_TARBALL."
@@ -73,13 +83,20 @@ info TREE "applying series to $TREE"
 rm -f "$stamp" "$TREE/.git/uaccess-probe-head"
 git -C "$TREE" am --abort >/dev/null 2>&1 || true
 git -C "$TREE" reset -q --hard base
-series_files | while read -r p; do
-	if ! git -C "$TREE" am -q "$p" >"$BUILD/git-am.log" 2>&1; then
-		cat "$BUILD/git-am.log" >&2
-		git -C "$TREE" am --abort >/dev/null 2>&1 || true
-		die "patch does not apply: ${p#"$TOP"/}"
-	fi
-	info AM "${p#"$TOP"/}"
+git -C "$TREE" config notes.rewriteRef refs/notes/series
+git -C "$TREE" update-ref -d refs/notes/series
+series_dirs | while read -r s; do
+	series_patches "$s" | while read -r p; do
+		# -3: each series applies to base on its own; on top of the
+		# series before it, context may have moved.
+		if ! git -C "$TREE" am -q -3 "$p" >"$BUILD/git-am.log" 2>&1; then
+			cat "$BUILD/git-am.log" >&2
+			git -C "$TREE" am --abort >/dev/null 2>&1 || true
+			die "patch does not apply: ${p#"$TOP"/}"
+		fi
+		git -C "$TREE" notes --ref series add -f -m "$s" HEAD
+		info AM "${p#"$TOP"/}"
+	done
 done
 git -C "$TREE" rev-parse HEAD >"$TREE/.git/uaccess-probe-head"
 stamp_write "$stamp" "$want"

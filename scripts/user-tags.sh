@@ -120,7 +120,12 @@ $diff"
 fi
 printf '%s\n' "$bid" >"$dir/build-id.tmp" && mv "$dir/build-id.tmp" "$dir/build-id"
 
+# Every unit in one make, so that a whole kernel's units (make's own
+# overhead is most of the time of one) build in parallel; -k: a unit that
+# does not compile stops no other, and leaves no object (the compiler and
+# make delete it), so what is in the build folder is up to date.
 status=0
+objs=
 for cu; do
 	case $cu in
 	/*|*../*|./*|*[!A-Za-z0-9_./+-]*|*[!c]|*[!.]c)
@@ -134,10 +139,16 @@ for cu; do
 		status=1
 		continue
 	fi
-	rm -f "$dir/$o" "$obj/$o"
-	if ! kmake -s "$o" >"$obj/cu.log" 2>&1 || [ ! -f "$obj/$o" ]; then
-		sed -n '1,20p' "$obj/cu.log" >&2
-		printf 'user-tags.sh: error: %s does not compile; no tags for it\n' "$cu" >&2
+	rm -f "$dir/$o"
+	objs="$objs $o"
+done
+[ -n "$objs" ] || exit $status
+# shellcheck disable=SC2086 # a list of objects
+kmake -s -k -j"${JOBS:-$(nproc)}" $objs >"$obj/cu.log" 2>&1 || true
+for o in $objs; do
+	if [ ! -f "$obj/$o" ]; then
+		grep -F -A 5 "${o%.o}.c" "$obj/cu.log" | sed -n '1,20p' >&2
+		printf 'user-tags.sh: error: %s does not compile; no tags for it\n' "${o%.o}.c" >&2
 		status=1
 		continue
 	fi
