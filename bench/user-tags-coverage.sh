@@ -81,8 +81,10 @@ ${CC:-gcc} -O2 -Wall -Wno-type-limits -D_GNU_SOURCE -DHAVE_DWARF_SUPPORT \
 	-ldw -lelf || die "cannot build bench/user-tags-coverage.c"
 
 info MEASURE "every C unit of $DEBIAN_KERNEL against $out and ${clang#"$TOP"/}"
-"$tmp/user-tags-coverage" "$vmlinux" "$out" "$clang" >"$tmp/figures" ||
+"$tmp/user-tags-coverage" -v "$vmlinux" "$out" "$clang" >"$tmp/output" ||
 	die "user-tags-coverage failed"
+grep '^unknown ' "$tmp/output" >"$tmp/unknown" || true
+grep -v '^unknown ' "$tmp/output" >"$tmp/figures"
 {
 	printf 'machine: %s, %s CPUs; Debian %s (%s)\n' "$(uname -m)" "$(ncpus)" \
 		"$DEBIAN_KERNEL" "$DEBIAN_KERNEL_VERSION"
@@ -92,4 +94,5 @@ info MEASURE "every C unit of $DEBIAN_KERNEL against $out and ${clang#"$TOP"/}"
 	printf 'clang build for the agreement: %s (%s)\n' "${clang#"$TOP"/}" \
 		"$(strings -n 20 "$clang" | grep -m 1 '^Linux version ' | cut -d' ' -f3)"
 	cat "$tmp/figures"
+	echo "(each unknown one, and why: ${tmp#"$TOP"/}/unknown)"
 } | record "make bench-user-tags-coverage: the whole of Debian's kernel"
