@@ -190,6 +190,17 @@ static void report_difference(const char *what, const char *unit,
 		       gcc ? "not __user" : "__user");
 }
 
+/* Count one comparison of the tagged build's answer with clang's */
+static void compared(struct tally *t, bool gcc, bool clang, const char *what,
+		     const char *unit, const char *scope, const char *name)
+{
+	t->compared++;
+	if (clang == gcc)
+		t->agree++;
+	else
+		report_difference(what, unit, scope, name, gcc);
+}
+
 /* A pointer, through typedefs and qualifiers, that is not to a function */
 static bool die_is_data_pointer(Dwarf_Die *dw_die)
 {
@@ -289,18 +300,13 @@ static void compare_param(Dwarf_Die *ccu, const char *unit, Dwarf_Die *func,
 {
 	const char *fname = dwarf_diename(func), *pname = dwarf_diename(param);
 	Dwarf_Die cfunc, cparam;
-	bool clang;
 
 	if (!ccu || !find_child(ccu, DW_TAG_subprogram, fname, &cfunc) ||
 	    !find_child(&cfunc, DW_TAG_formal_parameter, pname, &cparam) ||
 	    !die_is_data_pointer(&cparam))
 		return;
-	clang = die_type_is_user_pointer(&cparam);
-	params.compared++;
-	if (clang == gcc)
-		params.agree++;
-	else
-		report_difference("parameter", unit, fname, pname, gcc);
+	compared(&params, gcc, die_type_is_user_pointer(&cparam), "parameter",
+		 unit, fname, pname);
 }
 
 static void compare_member(Dwarf_Die *ccu, const char *unit, Dwarf_Die *type,
@@ -309,7 +315,6 @@ static void compare_member(Dwarf_Die *ccu, const char *unit, Dwarf_Die *type,
 	const char *tname = dwarf_diename(type), *mname = dwarf_diename(member);
 	Dwarf_Word size, csize, off, coff;
 	Dwarf_Die ctype, cmember;
-	bool clang;
 
 	if (!ccu || !find_child(ccu, dwarf_tag(type), tname, &ctype) ||
 	    !find_child(&ctype, DW_TAG_member, mname, &cmember) ||
@@ -321,12 +326,8 @@ static void compare_member(Dwarf_Die *ccu, const char *unit, Dwarf_Die *type,
 	    (die_get_data_member_location(member, &off) ||
 	     die_get_data_member_location(&cmember, &coff) || off != coff))
 		return;
-	clang = die_type_is_user_pointer(&cmember);
-	members.compared++;
-	if (clang == gcc)
-		members.agree++;
-	else
-		report_difference("member", unit, tname, mname, gcc);
+	compared(&members, gcc, die_type_is_user_pointer(&cmember), "member",
+		 unit, tname, mname);
 }
 
 static bool show_unknown;	/* -v: print every unknown one, and why */

@@ -21,9 +21,9 @@ set -eu
 here=$(CDPATH='' cd -- "$(dirname -- "$0")" && pwd)
 # shellcheck source=../scripts/lib.sh
 . "$here/../scripts/lib.sh"
-deb=$(sh "$TOP/scripts/debian-kernel.sh" --path)
-vmlinux=$deb/root/usr/lib/debug/boot/vmlinux-$DEBIAN_KERNEL
-config=$deb/root/usr/src/linux-headers-$DEBIAN_KERNEL/.config
+debian_kernel_files || exit 1
+vmlinux=$DEB_VMLINUX
+config=$DEB_CONFIG
 clang=$KOBJ/vmlinux
 [ -e "$TAGS_TREE/.git" ] || die "no $TAGS_TREE: run 'make tags-tree'"
 [ -f "$PERF_OUT/util/probe-user-tags.o" ] || die "no perf objects in $PERF_OUT: run 'make perf'"

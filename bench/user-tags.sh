@@ -17,9 +17,9 @@ set -eu
 here=$(CDPATH='' cd -- "$(dirname -- "$0")" && pwd)
 # shellcheck source=../scripts/lib.sh
 . "$here/../scripts/lib.sh"
-deb=$(sh "$TOP/scripts/debian-kernel.sh" --path)
-vmlinux=$deb/root/usr/lib/debug/boot/vmlinux-$DEBIAN_KERNEL
-config=$deb/root/usr/src/linux-headers-$DEBIAN_KERNEL/.config
+debian_kernel_files || exit 1
+vmlinux=$DEB_VMLINUX
+config=$DEB_CONFIG
 [ -x "$PERF" ] || die "no $PERF: run 'make perf'"
 [ -x "$STOCK_PERF" ] || die "no $STOCK_PERF: run 'make perf-stock'"
 command -v valgrind >/dev/null || die "valgrind not found: run 'make deps'"

@@ -18,10 +18,10 @@
 set -u
 . "$(dirname -- "$0")/../scripts/lib.sh"
 tap_begin
-deb=$(sh "$TOP/scripts/debian-kernel.sh" --path 2>/dev/null) ||
+debian_kernel_files 2>/dev/null ||
 	tap_bail "Debian's kernel $DEBIAN_KERNEL is not fetched (make debian-kernel)"
-vmlinux=$deb/root/usr/lib/debug/boot/vmlinux-$DEBIAN_KERNEL
-config=$deb/root/usr/src/linux-headers-$DEBIAN_KERNEL/.config
+vmlinux=$DEB_VMLINUX
+config=$DEB_CONFIG
 tags=$BUILD/debian-tags-$KGEN_NAME
 for f in "$tags/.stamp" "$KOBJ/vmlinux" "$PERF" "$STOCK_PERF"; do
 	[ -e "$f" ] || tap_bail "$f does not exist (make debian-tags kernel perf perf-stock)"

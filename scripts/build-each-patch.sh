@@ -35,15 +35,7 @@ if stamp_matches "$out/passed" "$head" && [ -f "$out/run.tap" ]; then
 	exit 0
 fi
 rm -f "$out/passed"
-# A worktree of an earlier tree (make tree extracted it again) is gone
-# from the repository: make it again.
-if [ -d "$wt" ] && [ "$(git -C "$wt" rev-parse base 2>/dev/null)" != "$(git -C "$TREE" rev-parse base)" ]; then
-	rm -rf "$wt"
-fi
-if [ ! -d "$wt" ]; then
-	git -C "$TREE" worktree prune
-	git -C "$TREE" worktree add -q --detach "$wt" base || exit 1
-fi
+base_worktree "$wt" || exit 1
 
 # objects COMMIT: the kernel objects that COMMIT changes, one per line.
 objects() {

@@ -9,7 +9,7 @@
 set -eu
 . "$(dirname -- "$0")/lib.sh"
 
-deb=$(sh "$TOP/scripts/debian-kernel.sh" --path)
+debian_kernel_files
 out=$BUILD/debian-tags-$KGEN_NAME
 cus=$(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$TOP/dwarf-tests/debian-tags.txt" |
 	cut -d'|' -f2 | sort -u)
@@ -23,6 +23,5 @@ rm -f "$out/.stamp"
 info TAGS "$(echo "$cus" | wc -l) units of $DEBIAN_KERNEL into ${out#"$TOP"/}"
 # shellcheck disable=SC2086 # a list of compilation units
 sh "$TOP/scripts/user-tags.sh" -o "$out" -s "$TAGS_TREE" \
-	-c "$deb/root/usr/src/linux-headers-$DEBIAN_KERNEL/.config" \
-	"$deb/root/usr/lib/debug/boot/vmlinux-$DEBIAN_KERNEL" $cus
+	-c "$DEB_CONFIG" "$DEB_VMLINUX" $cus
 stamp_write "$out/.stamp" "$key"

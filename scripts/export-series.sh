@@ -127,7 +127,7 @@ export_one() { # folder commit-list
 	[ "$total" -gt 1 ] && cl=--cover-letter
 	# shellcheck disable=SC2086 # $cl: one option or none
 	GIT_COMMITTER_NAME=$ident_name GIT_COMMITTER_EMAIL=$ident_mail \
-		git -C "$wt" -c format.signature= -c format.coverFromDescription=default \
+		git -C "$wt" -c format.coverFromDescription=default \
 		format-patch -q --zero-commit --no-signature -v "$ver" $cl \
 		--base=base -o "$out" base..HEAD
 

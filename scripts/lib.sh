@@ -255,6 +255,30 @@ series_patches() {
 		while read -r _p; do printf '%s\n' "$TOP/$1/$_p"; done
 }
 
+# base_worktree DIR: DIR is a git worktree of $TREE at its tag "base".  A
+# worktree of an earlier tree (make tree extracted it again) is gone from
+# the repository: it is made again.  What DIR has checked out otherwise
+# is left alone (the caller checks out what it needs).
+base_worktree() {
+	if [ -d "$1" ] && [ "$(git -C "$1" rev-parse base 2>/dev/null)" != "$(git -C "$TREE" rev-parse base)" ]; then
+		rm -rf "$1"
+	fi
+	if [ ! -d "$1" ]; then
+		git -C "$TREE" worktree prune
+		git -C "$TREE" worktree add -q --detach "$1" base
+	fi
+}
+
+# debian_kernel_files: the files of Debian's own kernel of the generation
+# that make debian-kernel fetched: DEB_DIR, its debug vmlinux DEB_VMLINUX
+# and its .config DEB_CONFIG.  Fails, saying why, if it is not fetched.
+# shellcheck disable=SC2034 # used by the scripts that source this file
+debian_kernel_files() {
+	DEB_DIR=$(sh "$TOP/scripts/debian-kernel.sh" --path) || return 1
+	DEB_VMLINUX=$DEB_DIR/root/usr/lib/debug/boot/vmlinux-$DEBIAN_KERNEL
+	DEB_CONFIG=$DEB_DIR/root/usr/src/linux-headers-$DEBIAN_KERNEL/.config
+}
+
 # The patch files of every series, in the order 'make tree' applies them.
 series_files() {
 	series_dirs | while read -r _s; do series_patches "$_s"; done

@@ -10,13 +10,5 @@ set -eu
 . "$(dirname -- "$0")/lib.sh"
 [ -d "$TREE/.git" ] || die "no tree at $TREE: run 'make tree'"
 src=$TREE-stock
-# A worktree of an earlier tree (make tree extracted it again) is gone
-# from the repository: make it again.
-if [ -d "$src" ] && [ "$(git -C "$src" rev-parse base 2>/dev/null)" != "$(git -C "$TREE" rev-parse base)" ]; then
-	rm -rf "$src"
-fi
-if [ ! -d "$src" ]; then
-	git -C "$TREE" worktree prune
-	git -C "$TREE" worktree add -q --detach "$src" base
-fi
+base_worktree "$src"
 sh "$TOP/scripts/perf.sh" "$src" "$STOCK_PERF_OUT"

@@ -22,13 +22,7 @@ if stamp_matches "$stamp" "$key" && [ -e "$TAGS_TREE/.git" ]; then
 	exit 0
 fi
 rm -f "$stamp"
-if [ -d "$TAGS_TREE" ] && [ "$(git -C "$TAGS_TREE" rev-parse base 2>/dev/null)" != "$(git -C "$TREE" rev-parse base)" ]; then
-	rm -rf "$TAGS_TREE"
-fi
-if [ ! -d "$TAGS_TREE" ]; then
-	git -C "$TREE" worktree prune
-	git -C "$TREE" worktree add -q --detach "$TAGS_TREE" base
-fi
+base_worktree "$TAGS_TREE"
 git -C "$TAGS_TREE" am --abort >/dev/null 2>&1 || true
 git -C "$TAGS_TREE" checkout -q -f --detach base
 for p in $patches; do

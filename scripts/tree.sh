@@ -58,8 +58,6 @@ if [ ! -d "$TREE/.git" ]; then
 		git config user.name "uaccess-probe build"
 		git config user.email "uaccess-probe@localhost"
 		git config gc.auto 0
-		# Rebases and amends keep a commit's series note.
-		git config notes.rewriteRef refs/notes/series
 		GIT_AUTHOR_DATE="@$(stat -c %Y "$SRC_TARBALL") +0000"
 		GIT_COMMITTER_DATE=$GIT_AUTHOR_DATE
 		export GIT_AUTHOR_DATE GIT_COMMITTER_DATE
@@ -83,6 +81,7 @@ info TREE "applying series to $TREE"
 rm -f "$stamp" "$TREE/.git/uaccess-probe-head"
 git -C "$TREE" am --abort >/dev/null 2>&1 || true
 git -C "$TREE" reset -q --hard base
+# Rebases and amends keep a commit's series note.
 git -C "$TREE" config notes.rewriteRef refs/notes/series
 git -C "$TREE" update-ref -d refs/notes/series
 series_dirs | while read -r s; do
