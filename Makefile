@@ -124,27 +124,78 @@ demo: begin-demo payload
 shell: payload$(if $(filter gcc debian,$(KCC)),-$(KCC))
 	@sh qemu-image/run.sh shell
 
+# The suites and the builds they need.  Each kernel generation names its
+# suites (SUITES in kernel/generations/GEN.conf; "proof" stands for
+# proof-ARCH on every architecture that runs it); the default
+# generation's run under their own names, another's as SUITE@GEN, with
+# their builds made as TARGET@GEN (make KGEN=GEN TARGET).  lint, targets,
+# parsers and runner test no kernel generation.
+DEFAULT_GEN := $(shell cat kernel/generations/default)
+OTHER_GENS := $(filter-out $(DEFAULT_GEN),\
+	$(patsubst kernel/generations/%.conf,%,$(wildcard kernel/generations/*.conf)))
+gen_suites = $(patsubst proof,$(PROOF_SUITES),\
+	$(shell . ./kernel/generations/$(1).conf && echo "$$SUITES"))
+
+needs_lint :=
+needs_targets :=
+needs_parsers :=
+needs_runner := payload
+needs_patches := tree
+needs_send := tree
+needs_series := tree
+needs_dwarf := perf
+needs_dwarf-stock := perf-stock
+needs_kernel-dwarf := kernel perf
+needs_debian-tags := debian-tags perf perf-stock
 GCC_SUITES := gcc-codegen gcc-clang gcc-notags gcc-dwarf gcc-stock gcc16-kconfig
-HOST_SUITES := lint targets parsers patches send series dwarf dwarf-stock
-VM_SUITES := kernel-dwarf debian-tags vm vm-gcc vm-debian runner $(PROOF_SUITES)
-HOST_BUILDS := tree perf perf-stock
-GCC_BUILDS := $(HOST_BUILDS) gcc-objects clang-objects dwarf-marks
-VM_BUILDS := kernel kernel-gcc perf perf-stock payload payload-gcc debian-tags \
-	payload-debian \
-	$(addprefix kernel-,$(PROOF_ARCHES)) proof-init
+$(foreach s,$(GCC_SUITES),$(eval needs_$(s) := tree perf perf-stock gcc-objects \
+	clang-objects dwarf-marks))
+needs_vm := payload
+needs_vm-gcc := payload-gcc
+needs_vm-debian := payload-debian
+$(foreach s,$(PROOF_SUITES),$(eval needs_$(s) := $(subst proof,kernel,$(s)) \
+	$(subst proof,proof-init,$(s)) perf perf-stock))
 
-check: begin-check $(HOST_BUILDS) $(VM_BUILDS) $(GCC_BUILDS)
-	@sh scripts/check.sh $(HOST_SUITES) kernel-dwarf debian-tags $(GCC_SUITES) \
-		vm vm-gcc vm-debian runner $(PROOF_SUITES)
+# suites_at GEN: that generation's suites, by the names check.sh runs them
+# under; builds_at GEN SUITES: the targets that make builds them.
+suites_at = $(if $(filter $(DEFAULT_GEN),$(1)),$(call gen_suites,$(1)),\
+	$(addsuffix @$(1),$(call gen_suites,$(1))))
+builds_at = $(if $(filter $(DEFAULT_GEN),$(1)),$(2),$(addsuffix @$(1),$(2)))
+needs_of = $(sort $(foreach s,$(1),$(needs_$(s))))
+ALL_SUITES := lint targets parsers $(call suites_at,$(DEFAULT_GEN)) runner \
+	$(foreach g,$(OTHER_GENS),$(call suites_at,$(g)))
+# The builds of SUITES (names with or without @GEN).
+builds_of = $(sort $(foreach s,$(1),$(if $(findstring @,$(s)),\
+	$(addsuffix @$(lastword $(subst @, ,$(s))),$(needs_$(firstword $(subst @, ,$(s))))),\
+	$(needs_$(s)))))
+VM_CLASS := vm vm-gcc vm-debian runner $(PROOF_SUITES)
+class_of = $(foreach s,$(ALL_SUITES),$(if $(filter $(1),$(firstword $(subst @, ,$(s)))),$(s)))
+VM_SUITES := $(call class_of,$(VM_CLASS))
+GCC_ALL := $(call class_of,$(GCC_SUITES))
+HOST_SUITES := $(filter-out $(VM_SUITES) $(GCC_ALL),$(ALL_SUITES))
 
-check-host: $(HOST_BUILDS)
+# TARGET@GEN: make TARGET for kernel generation GEN.
+GEN_TARGETS := $(sort $(foreach s,$(ALL_SUITES),$(needs_$(firstword $(subst @, ,$(s))))) \
+	tree kernel perf perf-stock payload debian-kernel tags-tree export-series)
+$(foreach g,$(OTHER_GENS),$(foreach t,$(GEN_TARGETS),$(eval $(t)@$(g): ; \
+	@$$(MAKE) --no-print-directory KGEN=$(g) $(t))))
+
+check: begin-check $(call builds_of,$(ALL_SUITES))
+	@sh scripts/check.sh $(ALL_SUITES)
+
+check-host: $(call builds_of,$(HOST_SUITES))
 	@sh scripts/check.sh $(HOST_SUITES)
 
-check-vm: $(VM_BUILDS)
+check-vm: $(call builds_of,$(VM_SUITES))
 	@sh scripts/check.sh $(VM_SUITES)
 
-check-gcc: $(GCC_BUILDS)
-	@sh scripts/check.sh $(GCC_SUITES)
+check-gcc: $(call builds_of,$(GCC_ALL))
+	@sh scripts/check.sh $(GCC_ALL)
+
+# Print the suites of make check, and the builds they need.
+check-plan:
+	@printf 'suites: %s\n' '$(strip $(ALL_SUITES))'
+	@printf 'builds: %s\n' '$(strip $(call builds_of,$(ALL_SUITES)))'
 
 export-series:
 	@sh scripts/export-series.sh

@@ -2,9 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Host test on the built guest kernel (make kernel): its configuration is
-# DWARF-only, and __user still reaches its DWARF as clang's
-# DW_TAG_LLVM_annotation btf_type_tag "user" (kernel/ patch 1,
-# CONFIG_DEBUG_INFO_TYPE_TAGS), which is what the patched perf reads.
+# DWARF (and BTF where the generation's guest has it), and __user reaches
+# its DWARF as clang's DW_TAG_LLVM_annotation btf_type_tag "user"
+# (CONFIG_DEBUG_INFO_TYPE_TAGS: the dwarf-tags series without BTF, the
+# kernel itself with it), which is what the patched perf reads.
 # Checked with llvm-dwarfdump on fs/open.o and on vmlinux, and with
 # perf probe -D on vmlinux (offline, scripts/offline-perf.sh).  TAP.
 #
@@ -19,13 +20,18 @@ for f in "$KOBJ/.config" "$KOBJ/vmlinux" "$KOBJ/fs/open.o" "$PERF"; do
 done
 command -v "$DWARFDUMP" >/dev/null || tap_bail "$DWARFDUMP is not installed (llvm-16)"
 
-# 1. The configuration has DWARF and type tags, and no BTF.
+# 1. The configuration has DWARF and type tags, and BTF if the
+# generation's guest has it (GUEST_BTF in its descriptor).
 cfg=$KOBJ/.config
+case $GUEST_BTF in
+yes) btf='^CONFIG_DEBUG_INFO_BTF=y$' what="with BTF" ;;
+*) btf='^# CONFIG_DEBUG_INFO_BTF is not set$' what="without BTF" ;;
+esac
 if grep -qx 'CONFIG_DEBUG_INFO_TYPE_TAGS=y' "$cfg" && grep -qx 'CONFIG_DEBUG_INFO_DWARF5=y' "$cfg" &&
-	! grep -q '^CONFIG_DEBUG_INFO_BTF=y' "$cfg"; then
-	tap_ok "the kernel is built with DWARF 5 and type tags, without BTF"
+	grep -q "$btf" "$cfg"; then
+	tap_ok "the kernel is built with DWARF 5 and type tags, $what"
 else
-	tap_not_ok "the kernel is built with DWARF 5 and type tags, without BTF"
+	tap_not_ok "the kernel is built with DWARF 5 and type tags, $what"
 	grep -E 'CONFIG_DEBUG_INFO_(TYPE_TAGS|DWARF5|BTF)' "$cfg" | tap_diag
 fi
 
@@ -91,9 +97,9 @@ fi
 
 # 6. Cases of the perf series on this real kernel, each with what the stock
 # perf prints (the bug) and what the patched perf must print, and how many
-# lines of its stderr must match a pattern:
-#   id | spec | stock stdout (ERE, or "error") | patched stdout (ERE) | stderr ERE | count
-# The GCC kernel (make kernel-gcc) has cases of its own, "gcc:" ids.
+# lines of its stderr must match a pattern; the generation's
+# KERNEL_DWARF_CASES file has them, and says their format.  "gcc:" ids
+# are for the GCC kernel (make kernel-gcc).
 GCC_KOBJ=$(kobj gcc)
 while IFS='|' read -r id spec stock want errpat count; do
 	case $id in '' | '#'*) continue ;; esac
@@ -131,21 +137,6 @@ while IFS='|' read -r id spec stock want errpat count; do
 		tap_not_ok "$id: stock perf prints what the case says"
 		{ echo "stock: $stock; exit $rc"; head -n 3 /tmp/kernel-tags.$$; } | tap_diag
 	fi
-done <<'EOF_CASES'
-# a CU without any __user type (lib/rbtree.c) in a tagged kernel: no warning
-rbtree|rb_erase node->rb_right->rb_left|rb_left=\+16\(\+8\(%di\)\)|rb_left=\+16\(\+8\(%di\)\)|[Ww]arning|0
-# 23 inlined instances of user_path_at(), one warning
-once|user_path_at name:string@kernel|name_string@kernel=%r14:string@kernel|name_string=\+0\(%r14\):string|@kernel reads name|1
-# DW_OP_fbreg/DW_OP_bregN, DW_OP_stack_value: the offset folds into the member
-stack_value|cp_new_stat stat->size|size=\+56\(\+144\(%sp\)\)|size=\+200\(%sp\):s64|[Ww]arning|0
-stack_value_bp|sched_copy_attr attr->sched_policy|sched_policy=\+4\(-96\(%bp\)\)|sched_policy=-92\(%bp\)|[Ww]arning|0
-# a bit field at DW_AT_data_bit_offset, through a __user pointer
-bitfield|perf_copy_attr uattr->disabled|error|disabled=\+u40\(%di\):b1@0/8|[Ww]arning|0
-# ustring of a char array in a kernel struct
-ustring_array|do_filp_open pathname->iname:ustring|iname=\+32\(%si\):ustring|iname=\+32\(%si\):ustring|array in kernel memory|1
-# GCC: a __user pointer that is another register plus an offset (inlined
-# put_timespec64(&uit->it_value) in put_itimerspec64())
-gcc:stack_value_user|put_timespec64 uts->tv_nsec@user|tv_nsec=\+u8\(\+16\(%bp\)\)|put_itimerspec64\+[0-9]+ tv_nsec=\+u24\(%bp\):s64|[Ww]arning|0
-EOF_CASES
+done <"$TOP/$KERNEL_DWARF_CASES"
 rm -f /tmp/kernel-tags.$$ /tmp/kernel-tags-err.$$
 tap_done

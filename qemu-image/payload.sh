@@ -15,7 +15,14 @@
 #                       and the tree's path, where the DWARF says they are
 #   guest/, tests/      stage 2, the demo and the tests; guest/tap.sh is
 #                       the test library, scripts/tap.sh
-#   known-failures.txt
+#   known-failures.txt  the generation's KNOWN_FAILURES
+#   tracefs-README, perf-readme-patterns   the generation's TRACEFS_README,
+#                       and what perf looks for in a README, from the
+#                       tree's tools/perf/util/probe-file.c
+#   ftrace-required.txt the ftracetest cases that must pass: the seed
+#                       series' kprobe_args_user.tc (unless KNOWN_FAILURES
+#                       lists it) and every case that the kernel series
+#                       add
 #
 #   payload.sh      build $BUILD/payload-$KVARIANT.ext4 (make payload); the
 #                   root file system must be built (make rootfs)
@@ -79,7 +86,20 @@ cp -R "$TREE/tools/perf/tests/shell" "$dir/perf-core/tests/shell"
 # perf's vfs_getname tests find their probe line with perf probe -L
 cp "$TREE/fs/namei.c" "$dir/src/fs/namei.c"
 printf '%s\n' "$TREE" >"$dir/src-root"
-cp -R "$here/guest" "$here/tests" "$here/known-failures.txt" "$dir/"
+cp -R "$here/guest" "$here/tests" "$dir/"
+cp "$TOP/$KNOWN_FAILURES" "$dir/known-failures.txt"
+cp "$TOP/$TRACEFS_README" "$dir/tracefs-README"
+sed -n 's/.*DEFINE_TYPE([A-Z_]*, "\(.*\)"),$/\1/p' "$TREE/tools/perf/util/probe-file.c" |
+	sed 's/\\\\/\\/g' >"$dir/perf-readme-patterns"
+[ -s "$dir/perf-readme-patterns" ] ||
+	die "no ftrace_readme_table patterns in $TREE/tools/perf/util/probe-file.c"
+{
+	# The seed series' case, unless this generation cannot pass it.
+	grep -q '^kprobe/kprobe_args_user\.tc ' "$TOP/$KNOWN_FAILURES" ||
+		echo kprobe/kprobe_args_user.tc
+	git -C "$TREE" diff --name-only --diff-filter=A base HEAD -- \
+		tools/testing/selftests/ftrace/test.d | sed 's|.*/test\.d/||'
+} >"$dir/ftrace-required.txt"
 rm -f "$dir/guest/"*.c
 case $GUEST_EXIT in
 isa-debug-exit:*)

@@ -27,14 +27,21 @@ wt=$TREE-each
 out=$PERF_OUT-each
 mkdir -p "$out"
 # The worktree stays between runs, so that each step builds incrementally;
-# and series that already passed as they are now are not built again.
-head=$( { wanted_stamp; git -C "$TREE" rev-parse base; cat "$0" "$KOBJ/.config" 2>/dev/null; } |
-	inputs_key)
-if stamp_matches "$out/passed" "$head" && [ -f "$out/run.tap" ]; then
-	sed '/^ok /s/$/ (unchanged since it passed)/' "$out/run.tap"
+# and series that already passed as they are now are not built again: the
+# run's TAP is kept in the cache under the key of everything it built from
+# (the base, every patch, this script, the guest kernel's configuration,
+# the compilers), so a fresh clone with the same cache reuses it too.
+head=$( {
+	wanted_stamp
+	git -C "$TREE" rev-parse base
+	cat "$0" "$TOP/scripts/perf.sh" "$KOBJ/.config" 2>/dev/null
+	for c in gcc "$KCC_CLANG" ${KCC_GCC:+"$KCC_GCC"}; do "$c" --version 2>&1 | head -n 1; done
+} | inputs_key)
+passed=$CACHE/verdicts/series-$head.tap
+if [ -f "$passed" ]; then
+	sed '/^ok /s/$/ (unchanged since it passed)/' "$passed"
 	exit 0
 fi
-rm -f "$out/passed"
 base_worktree "$wt" || exit 1
 
 # objects COMMIT: the kernel objects that COMMIT changes, one per line.
@@ -74,7 +81,7 @@ kbuild() {
 	gcc) name=$KCC_GCC ;;
 	*) name=$KCC_CLANG ;;
 	esac
-	ko=$BUILD/kernel-each-$name
+	ko=$BUILD/kernel-each$GEN_TAG-$name
 	mkdir -p "$ko"
 	cp "$KOBJ/.config" "$ko/.config"
 	log=$out/kernel-$name.log
@@ -187,4 +194,7 @@ for s in $(series_dirs); do
 done >"$out/run.tap"
 tap_done >>"$out/run.tap"
 cat "$out/run.tap"
-[ -n "$failed" ] || stamp_write "$out/passed" "$head"
+if [ -z "$failed" ]; then
+	mkdir -p "$CACHE/verdicts"
+	cp "$out/run.tap" "$passed.tmp" && mv "$passed.tmp" "$passed"
+fi

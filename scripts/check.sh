@@ -16,12 +16,23 @@
 #                          (Debian's own kernel, its tests), runner,
 #                          proof-ARCH (the proof suite on ARCH, e.g.
 #                          proof-s390x)
+#   SUITE@GEN              SUITE on kernel generation GEN (KGEN=GEN), e.g.
+#                          vm@6.12; without @GEN: the default generation
 # Exit status: 0 only if no test failed and every suite ran to its end.
 set -u
 . "$(dirname -- "$0")/lib.sh"
 
 out=$BUILD/check
 mkdir -p "$out"
+
+# run_suite SUITE[@GEN]: SUITE, on generation GEN if it names one (with
+# the settings scripts/lib.sh derives from it: tree, kernel, perf...).
+run_suite() {
+	case $1 in
+	*@*) KGEN=${1#*@} sh "$0" --one "${1%@*}" ;;
+	*) suite_cmd "$1" ;;
+	esac
+}
 
 suite_cmd() {
 	case $1 in
@@ -30,11 +41,11 @@ suite_cmd() {
 	patches) sh "$TOP/scripts/checkpatch-series.sh" ;;
 	send) sh "$TOP/scripts/send-check.sh" ;;
 	series) sh "$TOP/scripts/build-each-patch.sh" ;;
-	dwarf) BUILD=$BUILD/dwarf-tests sh "$TOP/dwarf-tests/run.sh" ;;
+	dwarf) BUILD=$BUILD/dwarf-tests$GEN_TAG sh "$TOP/dwarf-tests/run.sh" ;;
 	dwarf-stock)
 		# The stock column must be what stock perf really prints,
 		# or "=" in the target column would prove nothing.
-		PERF=$STOCK_PERF EXPECT=stock BUILD=$BUILD/dwarf-tests-stock \
+		PERF=$STOCK_PERF EXPECT=stock BUILD=$BUILD/dwarf-tests$GEN_TAG-stock \
 			sh "$TOP/dwarf-tests/run.sh"
 		;;
 	kernel-dwarf) sh "$TOP/dwarf-tests/kernel-tags.sh" ;;
@@ -66,6 +77,12 @@ suite_cmd() {
 	esac
 }
 
+# check.sh --one SUITE: only run SUITE's command (run_suite, with KGEN set).
+if [ "${1:-}" = --one ]; then
+	suite_cmd "$2"
+	exit
+fi
+
 # Every suite must end with its plan: a suite that stopped early, bailed
 # out or miscounted fails here, as does one that exited non-zero without
 # saying which test failed.  These verdicts go to SUITE.check.
@@ -73,14 +90,17 @@ suites=$*
 for s in $suites; do
 	msg "# === suite $s"
 	rc=0
-	if [ "$s" = vm ] || [ "$s" = vm-gcc ] || [ "$s" = vm-debian ]; then
+	case ${s%@*} in
+	vm | vm-gcc | vm-debian)
 		# The VM runner shows the guest's TAP on stderr as it comes.
-		timed "check-$s" suite_cmd "$s" >"$out/$s.tap" || rc=$?
+		timed "check-$s" run_suite "$s" >"$out/$s.tap" || rc=$?
 		: >"$out/$s.err"
-	else
-		timed "check-$s" suite_cmd "$s" >"$out/$s.tap" 2>"$out/$s.err" || rc=$?
+		;;
+	*)
+		timed "check-$s" run_suite "$s" >"$out/$s.tap" 2>"$out/$s.err" || rc=$?
 		cat "$out/$s.tap"
-	fi
+		;;
+	esac
 	tap_stream_verdict "$s" "$out/$s.tap" "$rc" >"$out/$s.check"
 	cat "$out/$s.check"
 	if [ -s "$out/$s.check" ] || [ -s "$out/$s.err" ]; then

@@ -7,14 +7,15 @@
 set -eu
 . "$(dirname -- "$0")/lib.sh"
 
-# kernel build (clang-16), perf build (gcc), guest image, DWARF fixtures
+# kernel build (clang-16), perf build (gcc; perf 6.2 and later link the
+# system's libtraceevent), guest image, DWARF fixtures
 # (clang-14, clang-16, elfutils), lint and checkpatch (spdxcheck.py needs
 # ply and GitPython), benchmark, the GCC kernel's user_dwarf plugin
 # (gcc-12-plugin-dev); then every kernel generation's source package and
 # every architecture's QEMU and tools, from their descriptors.
 PKGS="clang-16 lld-16 llvm-16 dwarves gcc make flex bison bc python3 git xz-utils
 libelf-dev libdw-dev libssl-dev zlib1g-dev libzstd-dev liblzma-dev libcap-dev
-libnuma-dev pkg-config ccache kmod
+libnuma-dev libtraceevent-dev pkg-config ccache kmod
 debootstrap cpio e2fsprogs
 clang-14 elfutils
 shellcheck python3-ply python3-git valgrind

@@ -4,6 +4,7 @@
 # $LOGS/timings (see timings.sh).
 set -eu
 . "$(dirname -- "$0")/lib.sh"
-name=$1
+# Another generation's steps are NAME@GEN, as its suites are.
+name=$1${GEN_TAG:+@$KGEN}
 shift
 timed "$name" "$@"

@@ -123,32 +123,33 @@ tap_result $? "riscv64: a descriptor is all it takes to be an architecture" ||
 	rejects "riscv64: KCC=gcc names KCC_GCC" "KCC_GCC is empty" \
 		$riscv ARCH=riscv64 KCC=gcc sh "$TOP/scripts/kernel.sh"
 }
-# A second kernel generation, as HACKING.md's recipe makes it: its
-# descriptor (and series folders, which only 'make tree' reads).
+# Another kernel generation ("next", which is no real one), as
+# HACKING.md's recipe makes it: its descriptor (and series folders,
+# which only 'make tree' reads).
 mkdir -p "$t/gen"
 cp "$GEN_DIR"/*.conf "$GEN_DIR/default" "$t/gen/"
-sed -e 's/^KGEN_NAME=.*/KGEN_NAME=6.12/' \
+sed -e 's/^KGEN_NAME=.*/KGEN_NAME=next/' \
 	-e 's/^SRC_PKG=.*/SRC_PKG=uaccess-probe-no-such-package/' \
-	-e 's|^SRC_TARBALL=.*|SRC_TARBALL=/nonexistent/linux-source-6.12.tar.xz|' \
-	-e 's|^KSERIES=.*|KSERIES="kernel/6.12/dwarf-tags kernel/6.12/tracing"|' \
-	-e 's|^PSERIES=.*|PSERIES=tools-perf-patches/6.12|' \
-	"$GEN_DIR/$(cat "$GEN_DIR/default").conf" >"$t/gen/6.12.conf"
-got=$(UACCESS_GEN_DIR=$t/gen KGEN=6.12 sh -c '. "$0"; kobj gcc; echo "$TREE $KOBJ $PERF $STOCK_PERF $KSERIES"' \
+	-e 's|^SRC_TARBALL=.*|SRC_TARBALL=/nonexistent/linux-source-next.tar.xz|' \
+	-e 's|^KSERIES=.*|KSERIES="kernel/next/dwarf-tags kernel/next/tracing"|' \
+	-e 's|^PSERIES=.*|PSERIES=tools-perf-patches/next|' \
+	"$GEN_DIR/$(cat "$GEN_DIR/default").conf" >"$t/gen/next.conf"
+got=$(UACCESS_GEN_DIR=$t/gen KGEN=next sh -c '. "$0"; kobj gcc; echo "$TREE $KOBJ $PERF $STOCK_PERF $KSERIES"' \
 	"$TOP/scripts/lib.sh" 2>&1 | tr '\n' ' ')
-want="$BUILD/kernel-6.12-$ARCH-gcc $BUILD/linux-6.12 $BUILD/kernel-6.12-$ARCH $BUILD/perf-6.12/perf $BUILD/perf-6.12-stock/perf kernel/6.12/dwarf-tags kernel/6.12/tracing "
+want="$BUILD/kernel-next-$ARCH-gcc $BUILD/linux-next $BUILD/kernel-next-$ARCH $BUILD/perf-next/perf $BUILD/perf-next-stock/perf kernel/next/dwarf-tags kernel/next/tracing "
 if [ "$got" = "$want" ]; then
-	tap_ok "6.12: a descriptor is all it takes to be a kernel generation, with build folders of its own"
+	tap_ok "next: a descriptor is all it takes to be a kernel generation, with build folders of its own"
 else
-	tap_not_ok "6.12: a descriptor is all it takes to be a kernel generation, with build folders of its own"
+	tap_not_ok "next: a descriptor is all it takes to be a kernel generation, with build folders of its own"
 	printf 'expected: %s\ngot:      %s\n' "$want" "$got" | tap_diag
 fi
 gen="env UACCESS_GEN_DIR=$t/gen"
 # shellcheck disable=SC2086 # $gen is a command prefix
 {
-	rejects "6.12: make tree names the source package to install" \
+	rejects "next: make tree names the source package to install" \
 		"install it with 'apt-get install uaccess-probe-no-such-package'" \
-		$gen KGEN=6.12 sh "$TOP/scripts/tree.sh"
-	rejects "6.12: an unknown generation is refused, naming the known ones" \
+		$gen KGEN=next sh "$TOP/scripts/tree.sh"
+	rejects "next: an unknown generation is refused, naming the known ones" \
 		"no kernel generation '5.10'" $gen KGEN=5.10 sh "$TOP/scripts/tree.sh"
 }
 tap_done
