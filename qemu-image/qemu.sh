@@ -66,7 +66,7 @@ qemu_boot() {
 	fi
 	QEMU_ELAPSED=$(($(date +%s) - _q_t0))
 	mkdir -p "$LOGS"
-	printf '%s vm-%s-%s-%s %s %s\n' "$(date -u +%FT%TZ)" "$ARCH" \
+	printf '%s vm-%s-%s-%s %s %s\n' "$(date -u +%FT%TZ)" "$KVARIANT" \
 		"${QEMU_WHAT:-boot}" "$_q_accel" "$QEMU_ELAPSED" "$QEMU_RC" >>"$LOGS/timings"
 	printf '  %-8s %s\n' QEMU "QEMU ran for ${QEMU_ELAPSED}s, exit status $QEMU_RC" >&2
 }

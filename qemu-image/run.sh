@@ -97,7 +97,7 @@ boot() { # accelerator; sets QEMU_RC
 		while [ ! -s "$results" ] && [ $(($(date +%s) - t0)) -lt "$timeout" ]; do
 			sleep 0.2
 		done
-		printf '%s vm-%s-%s-first-line-ms %s 0\n' "$(date -u +%FT%TZ)" "$ARCH" \
+		printf '%s vm-%s-%s-first-line-ms %s 0\n' "$(date -u +%FT%TZ)" "$KVARIANT" \
 			"$1" "$(($(date +%s%3N) - ms0))" >>"$LOGS/timings"
 	) &
 	watcher=$!
