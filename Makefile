@@ -157,11 +157,9 @@ $(foreach s,$(PROOF_SUITES),$(eval needs_$(s) := $(subst proof,kernel,$(s)) \
 	$(subst proof,proof-init,$(s)) perf perf-stock))
 
 # suites_at GEN: that generation's suites, by the names check.sh runs them
-# under; builds_at GEN SUITES: the targets that make builds them.
+# under.
 suites_at = $(if $(filter $(DEFAULT_GEN),$(1)),$(call gen_suites,$(1)),\
 	$(addsuffix @$(1),$(call gen_suites,$(1))))
-builds_at = $(if $(filter $(DEFAULT_GEN),$(1)),$(2),$(addsuffix @$(1),$(2)))
-needs_of = $(sort $(foreach s,$(1),$(needs_$(s))))
 ALL_SUITES := lint targets parsers $(call suites_at,$(DEFAULT_GEN)) runner \
 	$(foreach g,$(OTHER_GENS),$(call suites_at,$(g)))
 # The builds of SUITES (names with or without @GEN).
