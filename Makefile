@@ -20,7 +20,7 @@ BUILD := build
 	debian-kernel debian-tags debian-boot payload-debian \
 	payload-gcc gcc-objects clang-objects dwarf-marks proof-init demo shell \
 	check check-host check-vm check-gcc export-series send-check timings bench \
-	bench-gcc-plugin bench-user-tags bench-user-tags-coverage clean
+	bench-gcc-plugin bench-user-tags bench-user-tags-coverage bench-ccache clean
 
 help:
 	@sed -n '/^    make deps/,/^$$/p' README.md
@@ -33,59 +33,87 @@ PROOF_SUITES := $(addprefix proof-,$(PROOF_ARCHES))
 PLUGIN_OBJECTS := $(shell sed -e 's/\#.*//' -e '/^[[:space:]]*$$/d' \
 	dwarf-tests/gcc-plugin/objects.txt)
 
+# Each build's prerequisites, as data: the rules below use them, and so
+# do those of another generation's builds (TARGET@GEN, further down),
+# which make runs in parallel with the default generation's.  Builds
+# that share a folder are ordered here (clang-objects builds in the clang
+# kernel's folder, gcc-objects in the GCC kernel's).
+ARCHES := $(patsubst qemu-image/arch/%.conf,%,$(wildcard qemu-image/arch/*.conf))
+deps_deps :=
+deps_tree := deps
+deps_kernel := tree
+deps_kernel-gcc := tree
+$(foreach a,$(ARCHES),$(eval deps_kernel-$(a) := tree))
+$(foreach a,$(ARCHES),$(eval deps_proof-init-$(a) := kernel-$(a)))
+deps_perf := tree
+deps_perf-stock := tree
+deps_gcc-objects := kernel-gcc
+deps_clang-objects := kernel
+deps_debian-kernel := deps
+deps_tags-tree := tree
+deps_debian-tags := tags-tree debian-kernel
+deps_debian-boot := debian-kernel
+deps_payload-debian := debian-boot debian-tags perf perf-stock rootfs
+deps_rootfs := deps
+deps_payload := kernel perf rootfs
+deps_payload-gcc := kernel-gcc perf rootfs
+deps_export-series :=
+# Builds that are the same for every generation.
+GEN_FREE := deps rootfs dwarf-marks
+
 deps:
 	@$(STEP) deps sh scripts/deps.sh
 
-tree: deps
+tree: $(deps_tree)
 	@$(STEP) tree sh scripts/tree.sh
 
-kernel: tree
+kernel: $(deps_kernel)
 	@$(STEP) kernel sh scripts/kernel.sh
 
-kernel-gcc: tree
+kernel-gcc: $(deps_kernel-gcc)
 	@KCC=gcc $(STEP) kernel-gcc sh scripts/kernel.sh
 
 # The kernel of another architecture: make kernel-s390x
-kernel-%: tree
+$(foreach a,$(ARCHES),kernel-$(a)): kernel-%: tree
 	@ARCH=$* $(STEP) kernel-$* sh scripts/kernel.sh
 
-perf: tree
+perf: $(deps_perf)
 	@$(STEP) perf sh scripts/perf.sh
 
 # The stock perf (the tree without the series): what the stock columns,
 # the proof suite and the benchmark compare with.
-perf-stock: tree
+perf-stock: $(deps_perf-stock)
 	@$(STEP) perf-stock sh scripts/perf-stock.sh
 
 # The objects of dwarf-tests/gcc-plugin/objects.txt and the plugin, by
 # Kbuild: in the GCC kernel's folder, and in the clang kernel's.
-gcc-objects: tree
+gcc-objects: $(deps_gcc-objects)
 	@KCC=gcc KTARGETS="scripts $(PLUGIN_OBJECTS)" $(STEP) gcc-objects \
 		sh scripts/kernel.sh
 
-clang-objects: tree
+clang-objects: $(deps_clang-objects)
 	@KTARGETS="$(PLUGIN_OBJECTS)" $(STEP) clang-objects sh scripts/kernel.sh
 
 # Debian's own kernel of the generation (image, -dbg vmlinux, headers),
 # fetched into the cache; and the tagged build of the units that
-# dwarf-tests/debian-tags.txt probes (scripts/user-tags.sh).
-debian-kernel: deps
+# dwarf-tests/debian-tags/GEN.txt probes (scripts/user-tags.sh).
+debian-kernel: $(deps_debian-kernel)
 	@$(STEP) debian-kernel sh scripts/debian-kernel.sh >/dev/null
 
 # build/linux-tags: base + the series a tagged build of Debian's kernel
 # needs (TAGS_SERIES), for scripts/user-tags.sh.
-tags-tree: tree
+tags-tree: $(deps_tags-tree)
 	@$(STEP) tags-tree sh scripts/tags-tree.sh
 
-debian-tags: tags-tree debian-kernel
+debian-tags: $(deps_debian-tags)
 	@$(STEP) debian-tags sh scripts/debian-tags.sh
 
 # Debian's kernel, readied for the guest (an initrd with the modules that
 # mount the root disk), and its payload disk (KCC=debian).
-debian-boot: debian-kernel
+debian-boot: $(deps_debian-boot)
 	@KCC=debian $(STEP) debian-boot sh qemu-image/debian-boot.sh
 
-payload-debian: debian-boot debian-tags perf perf-stock rootfs
+payload-debian: $(deps_payload-debian)
 	@KCC=debian $(STEP) payload-debian sh qemu-image/payload.sh
 
 # The DWARF dumper of the GCC plugin's suites.
@@ -95,21 +123,21 @@ $(BUILD)/gcc-plugin/dwarf-marks: dwarf-tests/gcc-plugin/dwarf-marks.c
 	@mkdir -p $(@D)
 	@$(STEP) dwarf-marks cc -O2 -Wall -o $@ $< -ldw -lelf
 
-rootfs: deps
+rootfs: $(deps_rootfs)
 	@$(STEP) rootfs sh qemu-image/rootfs.sh >/dev/null
 
 # The guest's payload disk: perf, the kernel and its modules, the guest
 # scripts and tests.
-payload: kernel perf rootfs
+payload: $(deps_payload)
 	@$(STEP) payload sh qemu-image/payload.sh
 
-payload-gcc: kernel-gcc perf rootfs
+payload-gcc: $(deps_payload-gcc)
 	@KCC=gcc $(STEP) payload-gcc sh qemu-image/payload.sh
 
 # The proof suite's /init for an architecture: make proof-init-s390x
 proof-init: $(addprefix proof-init-,$(PROOF_ARCHES))
 
-proof-init-%: kernel-%
+$(foreach a,$(ARCHES),proof-init-$(a)): proof-init-%: kernel-%
 	@ARCH=$* $(STEP) proof-init-$* sh qemu-image/proof-init.sh
 
 begin-%:
@@ -172,13 +200,24 @@ VM_SUITES := $(call class_of,$(VM_CLASS))
 GCC_ALL := $(call class_of,$(GCC_SUITES))
 HOST_SUITES := $(filter-out $(VM_SUITES) $(GCC_ALL),$(ALL_SUITES))
 
-# TARGET@GEN: make TARGET for kernel generation GEN.
+# TARGET@GEN: make TARGET for kernel generation GEN, after its
+# prerequisites at GEN (or, for GEN_FREE builds, the one of every
+# generation), which that make then takes as done (-o), so that the
+# builds of both generations can run at the same time.
 GEN_TARGETS := $(sort $(foreach s,$(ALL_SUITES),$(needs_$(firstword $(subst @, ,$(s))))) \
-	tree kernel perf perf-stock payload debian-kernel tags-tree export-series)
-$(foreach g,$(OTHER_GENS),$(foreach t,$(GEN_TARGETS),$(eval $(t)@$(g): ; \
-	@$$(MAKE) --no-print-directory KGEN=$(g) $(t))))
+	tree kernel perf perf-stock payload debian-kernel tags-tree debian-boot export-series)
+gen_dep = $(if $(filter $(GEN_FREE),$(1)),$(1),$(1)@$(2))
+$(foreach g,$(OTHER_GENS),$(foreach t,$(GEN_TARGETS),$(eval $(t)@$(g): \
+	$(foreach d,$(deps_$(t)),$(call gen_dep,$(d),$(g))) ; \
+	@$$(MAKE) --no-print-directory KGEN=$(g) $(addprefix -o ,$(deps_$(t))) $(t))))
 
-check: begin-check $(call builds_of,$(ALL_SUITES))
+# The builds of make check run in parallel, one job per CPU (each kernel
+# build is parallel too; the rest, such as the root file system, Debian's
+# packages and the trees, are not).
+BUILD_JOBS ?= $(shell getconf _NPROCESSORS_ONLN)
+
+check: begin-check
+	@$(MAKE) --no-print-directory -j$(BUILD_JOBS) $(call builds_of,$(ALL_SUITES))
 	@sh scripts/check.sh $(ALL_SUITES)
 
 check-host: $(call builds_of,$(HOST_SUITES))
@@ -218,6 +257,10 @@ bench-user-tags-coverage: tags-tree perf kernel debian-kernel
 
 bench-gcc-plugin: gcc-objects
 	@sh dwarf-tests/gcc-plugin/compare.sh cost
+
+# What ccache costs a kernel build on an empty cache, in each of its modes.
+bench-ccache: kernel
+	@sh bench/ccache-modes.sh
 
 clean:
 	rm -rf build

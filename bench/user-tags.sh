@@ -5,9 +5,9 @@
 # patch 16, scripts/user-tags.sh) cost, on Debian's own kernel of the
 # generation (make debian-kernel)?
 #   cold:   preparing the build folder once per kernel build, then
-#           compiling each unit of dwarf-tests/debian-tags.txt (wall
+#           compiling each unit of dwarf-tests/debian-tags/GEN.txt (wall
 #           clock seconds: they depend on the machine and its load);
-#   cached: 'perf probe -D' of every definition of debian-tags.txt in one
+#   cached: 'perf probe -D' of every definition of dwarf-tests/debian-tags/GEN.txt in one
 #           process, under callgrind (instructions, machine-independent):
 #           stock perf, the patched perf without a tagged build, and with
 #           the objects in place.
@@ -29,7 +29,7 @@ tmp=$BUILD/bench-user-tags
 rm -rf "$tmp"
 mkdir -p "$tmp"
 offline_perf_env "$tmp/env" "$TOP/$TRACEFS_README"
-cases=$TOP/dwarf-tests/debian-tags.txt
+cases=$TOP/$DEBIAN_TAGS_CASES
 cus=$(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$cases" | cut -d'|' -f2 | sort -u)
 # The definitions that stock perf can make (it cannot locate a bit field
 # by DW_AT_data_bit_offset): one failure would stop the whole process.

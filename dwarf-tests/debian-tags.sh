@@ -3,10 +3,10 @@
 #
 # Host test of perf probe on a kernel that we did not build: Debian's own
 # GCC-built kernel of the generation (make debian-kernel), whose DWARF has
-# no __user tags, with the tagged build of its units that debian-tags.txt
+# no __user tags, with the tagged build of its units that dwarf-tests/debian-tags/GEN.txt
 # lists (make debian-tags, scripts/user-tags.sh).  Offline perf probe -D
 # (scripts/offline-perf.sh).  TAP.
-#   1. each definition of debian-tags.txt chooses, argument by argument and
+#   1. each definition of dwarf-tests/debian-tags/GEN.txt chooses, argument by argument and
 #      dereference by dereference, as on the clang-built kernel of the
 #      same source (make kernel), where stock perf reads kernel memory;
 #   2. found without asking, in ~/.debug/.user-tags/BUILD-ID; -v names
@@ -90,7 +90,7 @@ while IFS='|' read -r id cu spec; do
 		tap_not_ok "$id: stock perf reads only kernel memory"
 		echo "stock: '$stock', clang kernel: '$want'" | tap_diag
 	fi
-done <"$TOP/dwarf-tests/debian-tags.txt"
+done <"$TOP/$DEBIAN_TAGS_CASES"
 
 spec='do_sys_openat2 filename:string'
 # 2. -v names the object; without a tagged build: stock, with a hint.

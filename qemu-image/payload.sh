@@ -68,17 +68,17 @@ if [ "$KCC" = debian ]; then
 	# kernel build, and written as they are on machines that have
 	# neither the debuginfo nor the tagged build.
 	mkdir -p "$dir/fleet"
-	offline_perf_env "$BUILD/payload-fleet-env" "$TOP/$TRACEFS_README" ||
-		die "cannot make $BUILD/payload-fleet-env"
-	offline_perf "$BUILD/payload-fleet-env" "$PERF" probe -q -k "$vmlinux" \
+	offline_perf_env "$BUILD/payload-fleet-env-$KVARIANT" "$TOP/$TRACEFS_README" ||
+		die "cannot make $BUILD/payload-fleet-env-$KVARIANT"
+	offline_perf "$BUILD/payload-fleet-env-$KVARIANT" "$PERF" probe -q -k "$vmlinux" \
 		--user-tags "$tags" -D 'fleet:openat=do_sys_openat2 filename:string' \
 		-D 'fleet:tv_nsec=put_timespec64 uts->tv_nsec' \
-		>"$dir/fleet/kprobe_events" 2>"$LOGS/payload-fleet.log" ||
-		{ cat "$LOGS/payload-fleet.log" >&2; die "perf probe -D of the fleet definitions failed"; }
+		>"$dir/fleet/kprobe_events" 2>"$LOGS/payload-fleet-$KVARIANT.log" ||
+		{ cat "$LOGS/payload-fleet-$KVARIANT.log" >&2; die "perf probe -D of the fleet definitions failed"; }
 else
 	kmake -s INSTALL_MOD_PATH="$dir/modules" modules_install \
-		>"$LOGS/modules_install-$ARCH.log" 2>&1 ||
-		die "modules_install failed (log: $LOGS/modules_install-$ARCH.log)"
+		>"$LOGS/modules_install-$KVARIANT.log" 2>&1 ||
+		die "modules_install failed (log: $LOGS/modules_install-$KVARIANT.log)"
 fi
 cp -R "$TREE/tools/testing/selftests/ftrace" "$dir/ftrace"
 mkdir -p "$dir/perf-core/tests" "$dir/src/fs"
@@ -112,6 +112,6 @@ cp "$TOP/scripts/tap.sh" "$dir/guest/tap.sh"
 size=$(( $(du -sm "$dir" | cut -f1) * 5 / 4 + 32 ))
 rm -f "$img"
 mke2fs -q -t ext4 -L uaccess-payload -d "$dir" "$img" "${size}M" \
-	>"$LOGS/mke2fs-payload.log" 2>&1 ||
-	{ cat "$LOGS/mke2fs-payload.log" >&2; die "mke2fs -d failed for $img"; }
+	>"$LOGS/mke2fs-payload-$KVARIANT.log" 2>&1 ||
+	{ cat "$LOGS/mke2fs-payload-$KVARIANT.log" >&2; die "mke2fs -d failed for $img"; }
 info PAYLOAD "$img"

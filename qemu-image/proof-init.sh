@@ -4,7 +4,7 @@
 # Build the proof suite's /init for $ARCH (make proof-init-ARCH):
 # proof/init.c, freestanding, compiled by the architecture's clang
 # (KCC_CLANG, INIT_CFLAGS) against the kernel's own UAPI headers and
-# linked by INIT_LD, into $BUILD/proof-init-$ARCH/init.  The kernel of
+# linked by INIT_LD, into $BUILD/proof-init$GEN_TAG-$ARCH/init.  The kernel of
 # $ARCH must be configured (make kernel-ARCH): its headers are
 # installed into its build folder first.
 set -eu
@@ -17,7 +17,7 @@ here=$(CDPATH='' cd -- "$(dirname -- "$0")" && pwd)
 proof_require_arch
 command -v "$KCC_CLANG" >/dev/null || die "$KCC_CLANG not found: run 'make deps'"
 [ -f "$KOBJ/.config" ] || die "no kernel configuration in $KOBJ: run 'make kernel-$ARCH'"
-out=$BUILD/proof-init-$ARCH
+out=$BUILD/proof-init$GEN_TAG-$ARCH
 mkdir -p "$out"
 if [ ! -f "$KOBJ/usr/include/asm/unistd.h" ]; then
 	info PROOF "installing the $ARCH UAPI headers into ${KOBJ#"$TOP"/}/usr"

@@ -9,10 +9,11 @@
 #                           (qemu-image/arch/ARCH.conf) has "proof" in
 #                           ARCH_SUITES
 #
-# On the host, for every probe of proof/cases.txt, the patched perf and
-# the stock perf make kprobe definitions offline (perf probe -k vmlinux
-# -D).  The guest, booted from an initramfs whose /init is proof/init.c,
-# writes them to kprobe_events, runs a known workload and prints the
+# On the host, for every probe of the generation's PROOF_CASES
+# (proof/cases/GEN.txt), the patched perf and the stock perf make kprobe
+# definitions offline (perf probe -k vmlinux -D).  The guest, booted
+# from an initramfs whose /init is proof/init.c, writes them to
+# kprobe_events, runs a known workload and prints the
 # trace on its console; back on the host, each event's recorded values
 # are compared with the workload's.
 #
@@ -49,14 +50,14 @@ v_prio=42
 v_symlink=uaccess-probe-symlink-target
 v_trigger=uaccess-probe
 
-out=$BUILD/proof-$ARCH
+out=$BUILD/proof$GEN_TAG-$ARCH
 [ -d "$out" ] && chmod -R u+w "$out"
 rm -rf "$out"
 mkdir -p "$out/root"
 console=$out/console.log
 
 # --- /init: built by 'make proof-init-ARCH' (qemu-image/proof-init.sh)
-init=$BUILD/proof-init-$ARCH/init
+init=$BUILD/proof-init$GEN_TAG-$ARCH/init
 [ -x "$init" ] || die "no /init at $init: run 'make proof-init-$ARCH'"
 cp "$init" "$out/root/init"
 
@@ -138,7 +139,7 @@ fi
 while IFS='	' read -r how key where spec; do
 	case $how in '' | '#'*) continue ;; esac
 	n=$((n + 1))
-	val=$(value "$key") || die "proof/cases.txt: unknown value '$key'"
+	val=$(value "$key") || die "${PROOF_CASES}: unknown value '$key'"
 	ko=
 	if [ "$where" != vmlinux ]; then
 		ko=$(find "$KOBJ" -name "$where.ko" 2>/dev/null | head -n 1)
@@ -166,9 +167,9 @@ while IFS='	' read -r how key where spec; do
 		add_event "c$n" "$how" "$val" "'${spec#EVENT }'" "$(printf '%s\n' "$spec" |
 			sed "s|^EVENT|p:uaccess/c$n|")"
 		;;
-	*) die "proof/cases.txt: unknown kind '$how'" ;;
+	*) die "${PROOF_CASES}: unknown kind '$how'" ;;
 	esac
-done <"$here/proof/cases.txt"
+done <"$TOP/$PROOF_CASES"
 
 # --- the initramfs ---------------------------------------------------------
 mkdir -p "$out/root/dev" "$out/root/proc" "$out/root/tracing" \

@@ -83,30 +83,152 @@ if [ "${1:-}" = --one ]; then
 	exit
 fi
 
+# Suites run side by side, up to $CHECK_JOBS at a time (default: one per
+# CPU): most of them use one CPU (a QEMU guest under TCG, perf on the
+# fixtures), so on a machine of two a cold run would otherwise leave one
+# idle.  A suite's twin on another generation (vm, vm@6.12) and the GCC
+# plugin's suites share build folders: each such group is one chain, run
+# in order.  Each suite's output is kept and shown, in the order given,
+# once it and every suite before it have ended.
+#
 # Every suite must end with its plan: a suite that stopped early, bailed
 # out or miscounted fails here, as does one that exited non-zero without
 # saying which test failed.  These verdicts go to SUITE.check.
 suites=$*
-for s in $suites; do
-	msg "# === suite $s"
-	rc=0
-	case ${s%@*} in
-	vm | vm-gcc | vm-debian)
-		# The VM runner shows the guest's TAP on stderr as it comes.
-		timed "check-$s" run_suite "$s" >"$out/$s.tap" || rc=$?
-		: >"$out/$s.err"
-		;;
-	*)
-		timed "check-$s" run_suite "$s" >"$out/$s.tap" 2>"$out/$s.err" || rc=$?
-		cat "$out/$s.tap"
-		;;
+jobs=${CHECK_JOBS:-$(ncpus)}
+case $jobs in '' | *[!0-9]* | 0) die "CHECK_JOBS=$jobs: a number of suites, 1 or more" ;; esac
+
+chain_of() {
+	case ${1%@*} in
+	gcc-* | gcc16-*) echo gcc ;;
+	*) echo "${1%@*}" ;;
 	esac
-	tap_stream_verdict "$s" "$out/$s.tap" "$rc" >"$out/$s.check"
-	cat "$out/$s.check"
-	if [ -s "$out/$s.check" ] || [ -s "$out/$s.err" ]; then
-		tail -n 20 "$out/$s.err" >&2
-	fi
+}
+
+# The chains, in the order of their first suite.
+chains=
+for s in $suites; do
+	c=$(chain_of "$s")
+	case " $chains " in *" $c "*) ;; *) chains="$chains $c" ;; esac
 done
+for s in $suites; do rm -f "$out/$s.rc" "$out/$s.replayed"; done
+
+# Verdicts: a suite that passed is not run again while nothing it can
+# depend on has changed: this clone (its path, and every file that git
+# sees in it, committed or not), the Debian packages installed (the
+# compilers, QEMU, the libraries), the guest's root file system (built
+# from Debian's archive).  Everything else a suite tests is built from
+# those by make check's builds, which ran first.  Its TAP is replayed,
+# each result marked "(unchanged since it passed)".  CHECK_FRESH=1 runs
+# every suite.
+verdicts=$CACHE/verdicts
+world=
+if [ -z "${CHECK_FRESH:-}" ] && git -C "$TOP" rev-parse --git-dir >/dev/null 2>&1; then
+	world=$( {
+		printf '%s\n' "$TOP"
+		git -C "$TOP" ls-files -s
+		git -C "$TOP" diff
+		git -C "$TOP" ls-files -z -o --exclude-standard | (cd "$TOP" && xargs -0 -r sha256sum)
+		dpkg-query -W -f '${Package} ${Version}\n' 2>/dev/null
+		for a in $(list_descriptors "$ARCH_DIR"); do
+			r=$(ARCH=$a sh "$TOP/qemu-image/rootfs.sh" --path 2>/dev/null) &&
+				stat -c '%n %s %Y' "$r"
+		done
+	} | inputs_key)
+fi
+verdict_file() { printf '%s/suite-%s.tap\n' "$verdicts" "$(printf '%s %s\n' "$1" "$world" | inputs_key)"; }
+
+# run_chain CHAIN: its suites, one after the other; SUITE.rc last.
+run_chain() {
+	for _s in $suites; do
+		[ "$(chain_of "$_s")" = "$1" ] || continue
+		_v=
+		[ -z "$world" ] || _v=$(verdict_file "$_s")
+		if [ -n "$_v" ] && [ -f "$_v" ]; then
+			timed "check-$_s" sed '/^ok /s/$/ (unchanged since it passed)/' "$_v" >"$out/$_s.tap"
+			printf '# suite %s: not run, nothing it depends on changed since it passed (CHECK_FRESH=1 runs it)\n' \
+				"$_s" >"$out/$_s.replayed"
+			: >"$out/$_s.err"
+			echo 0 >"$out/$_s.rc"
+			continue
+		fi
+		_rc=0
+		timed "check-$_s" run_suite "$_s" >"$out/$_s.tap" 2>"$out/$_s.err" || _rc=$?
+		# Keep the verdict of a suite that ran to its end and passed.
+		if [ -n "$_v" ] && [ "$_rc" -eq 0 ] && [ -z "$(tap_plan_error "$out/$_s.tap")" ] &&
+			[ "$(tap_count "$out/$_s.tap" | cut -d' ' -f2)" -eq 0 ]; then
+			mkdir -p "$verdicts"
+			cp "$out/$_s.tap" "$_v.tmp.$$" && mv "$_v.tmp.$$" "$_v"
+		fi
+		echo "$_rc" >"$out/$_s.rc"
+	done
+}
+
+# report SUITE: its output and verdict, once.
+reported=
+report() {
+	msg "# === suite $1"
+	_shown=tap
+	case ${1%@*} in vm | vm-gcc | vm-debian) _shown=err ;; esac
+	if [ -f "$out/$1.replayed" ]; then
+		cat "$out/$1.replayed"
+		_shown=tap
+	fi
+	case $_shown in
+	err)
+		# The VM runner's stderr is the guest's TAP as it came, with
+		# QEMU's messages: that is what to show.
+		cat "$out/$1.err"
+		: >"$out/$1.err"
+		;;
+	*) cat "$out/$1.tap" ;;
+	esac
+	tap_stream_verdict "$1" "$out/$1.tap" "$(cat "$out/$1.rc")" >"$out/$1.check"
+	cat "$out/$1.check"
+	if [ -s "$out/$1.check" ] || [ -s "$out/$1.err" ]; then
+		tail -n 20 "$out/$1.err" >&2
+	fi
+	reported="$reported $1"
+}
+
+# report_done: every suite not reported yet whose predecessors all are.
+report_done() {
+	for _s in $suites; do
+		case " $reported " in *" $_s "*) continue ;; esac
+		[ -f "$out/$_s.rc" ] || return 0
+		report "$_s"
+	done
+}
+
+pending=$chains
+running=0
+pids=
+while [ -n "$pending" ] || [ -n "$pids" ]; do
+	# Start chains while there is room.
+	while [ -n "$pending" ] && [ "$running" -lt "$jobs" ]; do
+		# shellcheck disable=SC2086 # chain names, without blanks
+		set -- $pending
+		run_chain "$1" &
+		pids="$pids $!"
+		running=$((running + 1))
+		shift
+		pending=$*
+	done
+	sleep 1
+	still=
+	running=0
+	for p in $pids; do
+		if kill -0 "$p" 2>/dev/null; then
+			still="$still $p"
+			running=$((running + 1))
+		else
+			wait "$p" || true
+		fi
+	done
+	pids=$still
+	report_done
+done
+report_done
 
 # Only result lines count: plans, diagnostics and the "N passed, ..."
 # lines that some suites print for their own runs are not results.

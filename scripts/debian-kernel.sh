@@ -29,7 +29,7 @@ pkgs="linux-image-$DEBIAN_KERNEL-unsigned linux-image-$DEBIAN_KERNEL-dbg
 linux-headers-$DEBIAN_KERNEL linux-headers-${DEBIAN_KERNEL%-*-*}-common"
 rm -rf "$dir.tmp"
 mkdir -p "$dir.tmp/deb"
-log=$LOGS/debian-kernel.log
+log=$LOGS/debian-kernel-$DEBIAN_KERNEL.log
 mkdir -p "$LOGS"
 # shellcheck disable=SC2086 # a list of package names
 info DEBIAN "apt-get download $(printf '%s ' $pkgs)(log: ${log#"$TOP"/})" >&2

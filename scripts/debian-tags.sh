@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # The tagged build of Debian's own kernel for dwarf-tests/debian-tags.sh
-# (make debian-tags): the compilation units that debian-tags.txt lists,
+# (make debian-tags): the compilation units that dwarf-tests/debian-tags/GEN.txt lists,
 # compiled by scripts/user-tags.sh from the tree (make tree) with the
 # kernel's .config, into $BUILD/debian-tags-$KGEN.  Needs
 # 'make debian-kernel'.
@@ -11,7 +11,7 @@ set -eu
 
 debian_kernel_files
 out=$BUILD/debian-tags-$KGEN_NAME
-cus=$(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$TOP/dwarf-tests/debian-tags.txt" |
+cus=$(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$TOP/$DEBIAN_TAGS_CASES" |
 	cut -d'|' -f2 | sort -u)
 key=$( { printf '%s\n' "$cus"; cat "$TOP/scripts/user-tags.sh";
 	git -C "$TAGS_TREE" ls-tree HEAD | grep -v '	tools$'; } | inputs_key)

@@ -47,10 +47,12 @@ load_generation() {
 	[ -f "$GEN_CONF" ] || die "no kernel generation '$1': no ${GEN_CONF#"$TOP"/} (known: $(list_descriptors "$GEN_DIR"))"
 	KGEN_NAME='' SRC_PKG='' SRC_TARBALL='' KSERIES='' PSERIES='' TAGS_SERIES=''
 	KCONFIGS='' KCONFIGS_GCC='' TRACEFS_README='' SUITES='' KNOWN_FAILURES='' GUEST_BTF='' KERNEL_DWARF_CASES=''
+	DEBIAN_TAGS_CASES='' PROOF_CASES=''
 	# shellcheck source=../kernel/generations/6.1.conf
 	. "$GEN_CONF"
 	need_vars "$GEN_CONF" KGEN_NAME SRC_PKG SRC_TARBALL KSERIES PSERIES TAGS_SERIES \
-		KCONFIGS TRACEFS_README SUITES KNOWN_FAILURES GUEST_BTF KERNEL_DWARF_CASES
+		KCONFIGS TRACEFS_README SUITES KNOWN_FAILURES GUEST_BTF KERNEL_DWARF_CASES \
+		DEBIAN_TAGS_CASES PROOF_CASES
 	[ "$KGEN_NAME" = "$1" ] || die "${GEN_CONF#"$TOP"/} says KGEN_NAME=$KGEN_NAME"
 }
 
@@ -236,9 +238,16 @@ kmake_in() {
 	[ "$3" = gcc ] && [ -f "$_ktree/scripts/gcc-plugins/user_dwarf_plugin.c" ] &&
 		_kextra=$_ktree/scripts/gcc-plugins/user_dwarf_plugin.c
 	shift 3
+	# ccache's depend mode: on a miss, ccache takes the headers from the
+	# compiler's dependency file (Kbuild's -MMD) instead of running the
+	# preprocessor a second time.  Measured on 6.12's kernel/ and fs/ with
+	# an empty cache (2 CPUs): 643 CPU seconds in ccache's default mode,
+	# 450 in depend mode, 397 without ccache (make bench-ccache).
+	# CCACHE_NODEPEND=1 keeps the default mode.
+	[ -n "${CCACHE_NODEPEND:-}" ] || export CCACHE_DEPEND=1
 	# shellcheck disable=SC2086 # $_kflags is a list of assignments
-	CCACHE_EXTRAFILES=$_kextra make -C "$_ktree" O="$_kobj" ARCH="$KBUILD_ARCH" \
-		CC="ccache $_kcc" $_kflags "$@"
+	CCACHE_EXTRAFILES=$_kextra make -C "$_ktree" O="$_kobj" \
+		ARCH="$KBUILD_ARCH" CC="ccache $_kcc" $_kflags "$@"
 }
 
 # The series folders of the generation, in the order 'make tree' applies
@@ -259,14 +268,18 @@ series_patches() {
 # worktree of an earlier tree (make tree extracted it again) is gone from
 # the repository: it is made again.  What DIR has checked out otherwise
 # is left alone (the caller checks out what it needs).
+# Builds run in parallel (make check): one worktree change at a time.
 base_worktree() {
-	if [ -d "$1" ] && [ "$(git -C "$1" rev-parse base 2>/dev/null)" != "$(git -C "$TREE" rev-parse base)" ]; then
-		rm -rf "$1"
-	fi
-	if [ ! -d "$1" ]; then
-		git -C "$TREE" worktree prune
-		git -C "$TREE" worktree add -q --detach "$1" base
-	fi
+	(
+		flock 9
+		if [ -d "$1" ] && [ "$(git -C "$1" rev-parse base 2>/dev/null)" != "$(git -C "$TREE" rev-parse base)" ]; then
+			rm -rf "$1"
+		fi
+		if [ ! -d "$1" ]; then
+			git -C "$TREE" worktree prune
+			git -C "$TREE" worktree add -q --detach "$1" base
+		fi
+	) 9>"$TREE/.git/uaccess-probe-worktree.lock"
 }
 
 # debian_kernel_files: the files of Debian's own kernel of the generation

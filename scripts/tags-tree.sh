@@ -16,7 +16,7 @@ patches=$(for s in $TAGS_SERIES; do series_patches "$s"; done)
 [ -n "$patches" ] || die "TAGS_SERIES ($TAGS_SERIES) names no patches"
 # shellcheck disable=SC2086 # patch paths without blanks
 key=$( { git -C "$TREE" rev-parse base; cat "$0" $patches; } | inputs_key)
-stamp=$BUILD/linux-tags.stamp
+stamp=$TAGS_TREE.stamp
 if stamp_matches "$stamp" "$key" && [ -e "$TAGS_TREE/.git" ]; then
 	info TREE "$TAGS_TREE is up to date"
 	exit 0
@@ -26,8 +26,8 @@ base_worktree "$TAGS_TREE"
 git -C "$TAGS_TREE" am --abort >/dev/null 2>&1 || true
 git -C "$TAGS_TREE" checkout -q -f --detach base
 for p in $patches; do
-	git -C "$TAGS_TREE" am -q "$p" >"$BUILD/git-am.log" 2>&1 || {
-		cat "$BUILD/git-am.log" >&2
+	git -C "$TAGS_TREE" am -q "$p" >"$TAGS_TREE.git-am.log" 2>&1 || {
+		cat "$TAGS_TREE.git-am.log" >&2
 		git -C "$TAGS_TREE" am --abort >/dev/null 2>&1 || true
 		die "patch does not apply to base: ${p#"$TOP"/}"
 	}

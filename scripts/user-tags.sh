@@ -106,11 +106,13 @@ if [ "$(cat "$obj/.user-tags-key" 2>/dev/null)" != "$key" ]; then
 		--set-str SYSTEM_TRUSTED_KEYS ""
 	kmake -s olddefconfig >"$obj/prepare.log" 2>&1 ||
 		{ tail -n 20 "$obj/prepare.log" >&2; die "olddefconfig failed"; }
-	# Only the expected options may differ from the kernel's own.
+	# Only the expected options may differ from the kernel's own: those
+	# set above and what follows from them (BTF probe arguments), and
+	# what Kconfig reads from the host's tools (compiler banner, rustc).
 	grep '^CONFIG_' "$config" | sort >"$obj/config.kernel"
 	grep '^CONFIG_' "$obj/.config" | sort >"$obj/config.tags"
 	diff=$(diff "$obj/config.kernel" "$obj/config.tags" |
-		grep '^[<>]' | grep -v -E '^[<>] CONFIG_(DEBUG_INFO_BTF|DEBUG_INFO_BTF_MODULES|MODULE_ALLOW_BTF_MISMATCH|DEBUG_INFO_TYPE_TAGS|GCC_PLUGINS|GCC_PLUGIN_USER_DWARF|MODULE_SIG_ALL|MODULE_SIG_KEY|SYSTEM_TRUSTED_KEYS|BUILD_SALT|CC_VERSION_TEXT)=' || true)
+		grep '^[<>]' | grep -v -E '^[<>] CONFIG_(DEBUG_INFO_BTF|DEBUG_INFO_BTF_MODULES|MODULE_ALLOW_BTF_MISMATCH|PROBE_EVENTS_BTF_ARGS|DEBUG_INFO_TYPE_TAGS|GCC_PLUGINS|GCC_PLUGIN_USER_DWARF|MODULE_SIG_ALL|MODULE_SIG_KEY|SYSTEM_TRUSTED_KEYS|BUILD_SALT|CC_VERSION_TEXT|RUSTC_[A-Z_]*)=' || true)
 	[ -z "$diff" ] || die "the configuration does not carry over to this source and compiler:
 $diff"
 	printf '  %-8s %s\n' PREPARE "$obj (make prepare, about a minute)" >&2
