@@ -109,10 +109,25 @@ if [ "${KTARGETS:-}" = config ]; then
 fi
 if [ -n "${KTARGETS:-}" ]; then
 	# Only these targets (objects for the user_dwarf tests), no image.
+	# Kbuild compiles an object named on its command line again every
+	# time: skip them while the tree, the configuration and the compiler
+	# are what they were built from.
+	case $KCC in gcc) cc=$KCC_GCC ;; *) cc=$KCC_CLANG ;; esac
+	tstamp=$( { printf '%s\n' "$KTARGETS"; wanted_stamp; cat "$0" "$KOBJ/.config"; "$cc" --version; } |
+		inputs_key)
+	built=yes
+	for t in $KTARGETS; do
+		case $t in *.o) [ -f "$KOBJ/$t" ] || built= ;; esac
+	done
+	if [ -n "$built" ] && stamp_matches "$KOBJ/.uaccess-probe-targets" "$tstamp"; then
+		info KERNEL "$KTARGETS with $KCC: up to date"
+		exit 0
+	fi
 	info KERNEL "building $KTARGETS with $KCC (log: ${log#"$TOP"/})"
 	# shellcheck disable=SC2086 # a list of targets
 	run_logged "$log.build" kmake -j"$(ncpus)" $KTARGETS
 	cat "$log.build" >>"$log" && rm -f "$log.build"
+	stamp_write "$KOBJ/.uaccess-probe-targets" "$tstamp"
 	exit 0
 fi
 if [ "$KCC" = gcc ]; then
