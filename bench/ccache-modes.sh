@@ -13,6 +13,7 @@ here=$(CDPATH='' cd -- "$(dirname -- "$0")" && pwd)
 # shellcheck source=../scripts/lib.sh
 . "$here/../scripts/lib.sh"
 [ -f "$KOBJ/.config" ] || die "no kernel configuration in $KOBJ: run 'make kernel'"
+[ -x /usr/bin/time ] || die "no /usr/bin/time: run 'make deps'"
 dirs=${BENCH_DIRS:-kernel/ fs/}
 
 tmp=$BUILD/bench-ccache-modes
@@ -24,34 +25,32 @@ CCACHE_DISABLE=1 kmake_in "$TREE" "$tmp/prepared" clang olddefconfig prepare \
 	>"$tmp/prepare.log" 2>&1 ||
 	{ tail -n 20 "$tmp/prepare.log" >&2; die "make prepare failed (log: $tmp/prepare.log)"; }
 
-# mode NAME VAR=VALUE...: build $dirs in a copy of the prepared folder
-# with the ccache settings VAR=VALUE; print its CPU seconds (the shell's
-# times builtin: user and system time of the make and its children).
+# mode ID NAME VAR=VALUE...: build $dirs in a copy of the prepared
+# folder, $tmp/ID, with the ccache settings VAR=VALUE; print its CPU
+# seconds (user and system time of the make and its children, from
+# /usr/bin/time).
 mode() {
-	_name=$1
-	shift
-	cp -a "$tmp/prepared" "$tmp/$_name"
+	_id=$1 _name=$2
+	shift 2
+	cp -a "$tmp/prepared" "$tmp/$_id"
 	info BENCH "$_name: $dirs" >&2
-	(
-		unset CCACHE_DEPEND CCACHE_NODEPEND CCACHE_DISABLE
-		for _a in "$@"; do export "${_a?}"; done
-		export CCACHE_DIR="$tmp/$_name.ccache"
-		# shellcheck disable=SC2086 # $dirs is a list of folders
-		kmake_in "$TREE" "$tmp/$_name" clang -j"$(ncpus)" $dirs >"$tmp/$_name.log" 2>&1 ||
-			{ tail -n 20 "$tmp/$_name.log" >&2; die "$_name: the build failed (log: $tmp/$_name.log)"; }
-		times | tail -n 1
-	) | awk -v n="$_name" '{
-		split($1, u, "m"); split($2, s, "m")
-		user = u[1] * 60 + u[2]; sys = s[1] * 60 + s[2]
-		printf "  %-22s %6.0f CPU s (user %.0f, system %.0f)\n", n, user + sys, user, sys
-	}'
+	# shellcheck disable=SC2016,SC2086 # expanded by the inner shell; $dirs is a list
+	env -u CCACHE_DEPEND -u CCACHE_NODEPEND -u CCACHE_DISABLE "$@" \
+		CCACHE_DIR="$tmp/$_id.ccache" /usr/bin/time -f '%U %S' -o "$tmp/$_id.times" \
+		sh -c '. "$(dirname -- "$0")/../scripts/lib.sh" && kmake_in "$TREE" "$@"' \
+		"$0" "$tmp/$_id" clang -j"$(ncpus)" $dirs >"$tmp/$_id.log" 2>&1 ||
+		{ tail -n 20 "$tmp/$_id.log" >&2; die "$_name: the build failed (log: $tmp/$_id.log)"; }
+	awk -v n="$_name" '{ printf "  %-22s %6.0f CPU s (user %.0f, system %.0f)\n", n, $1 + $2, $1, $2 }' \
+		"$tmp/$_id.times"
 }
 
+# The figures go to a file first: record only a run that completed.
 {
 	printf 'machine: %s; kernel %s (%s, %s), %s\n' "$(machine_kind)" "$KGEN_NAME" \
 		"$ARCH" "$KCC_CLANG" "$dirs"
-	mode "ccache, default mode" CCACHE_NODEPEND=1
-	mode "ccache, depend mode" CCACHE_DEPEND=1
-	mode "no ccache" CCACHE_DISABLE=1
-} | record "make bench-ccache: ccache on an empty cache"
+	mode default "ccache, default mode" CCACHE_NODEPEND=1
+	mode depend "ccache, depend mode" CCACHE_DEPEND=1
+	mode none "no ccache" CCACHE_DISABLE=1
+} >"$tmp/figures" || exit 1
+record "make bench-ccache: ccache on an empty cache" <"$tmp/figures"
 rm -rf "$tmp"

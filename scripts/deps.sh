@@ -18,7 +18,7 @@ libelf-dev libdw-dev libssl-dev zlib1g-dev libzstd-dev liblzma-dev libcap-dev
 libnuma-dev libtraceevent-dev pkg-config ccache kmod
 debootstrap cpio e2fsprogs
 clang-14 elfutils
-shellcheck python3-ply python3-git valgrind
+shellcheck python3-ply python3-git valgrind time
 gcc-12-plugin-dev"
 for g in $(list_descriptors "$GEN_DIR"); do
 	PKGS="$PKGS $(load_generation "$g" && printf '%s' "$SRC_PKG")"
