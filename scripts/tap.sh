@@ -40,6 +40,9 @@
 #                            an incomplete stream, or a failed exit that
 #                            no result explains; nothing otherwise
 #   tap_summary P F S        the final line "P passed, F failed, S skipped"
+#   tap_replay FILE          the kept stream FILE of a run that passed,
+#                            each result marked "(unchanged since it
+#                            passed)" once
 # shellcheck shell=sh
 
 # tap_begin: start a stream (a new $TAP_STATE unless one is exported; a
@@ -150,4 +153,8 @@ tap_stream_verdict() {
 
 tap_summary() {
 	printf '%s passed, %s failed, %s skipped\n' "$1" "$2" "$3"
+}
+
+tap_replay() {
+	sed '/^ok /{/ (unchanged since it passed)$/!s/$/ (unchanged since it passed)/;}' "$1"
 }
