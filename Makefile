@@ -44,6 +44,7 @@ deps_tree := deps
 deps_kernel := tree
 deps_kernel-gcc := tree
 $(foreach a,$(ARCHES),$(eval deps_kernel-$(a) := tree))
+$(foreach a,$(ARCHES),$(eval deps_kernel-stock-$(a) := tree))
 $(foreach a,$(ARCHES),$(eval deps_proof-init-$(a) := kernel-$(a)))
 deps_perf := tree
 deps_perf-stock := tree
@@ -76,6 +77,19 @@ kernel-gcc: $(deps_kernel-gcc)
 # The kernel of another architecture: make kernel-s390x
 $(foreach a,$(ARCHES),kernel-$(a)): kernel-%: tree
 	@ARCH=$* $(STEP) kernel-$* sh scripts/kernel.sh
+
+# The stock kernel of an architecture (KCC=stock: the tree without the
+# series, same configuration), the control of the proof suite's "btf"
+# cases: built for a generation whose PROOF_CASES has such cases, and
+# for any with KSTOCK=1.
+PROOF_BTF = . ./kernel/generations/$(or $(KGEN),$(DEFAULT_GEN)).conf && \
+	grep -q '^btf[[:space:]]' "$$PROOF_CASES"
+$(foreach a,$(ARCHES),kernel-stock-$(a)): kernel-stock-%: tree
+	@if [ -n "$(KSTOCK)" ] || $(PROOF_BTF); then \
+		ARCH=$* KCC=stock $(STEP) kernel-stock-$* sh scripts/kernel.sh; \
+	else \
+		echo "  KERNEL   stock $*: not needed (no btf case in the PROOF_CASES of $(or $(KGEN),$(DEFAULT_GEN)))"; \
+	fi
 
 perf: $(deps_perf)
 	@$(STEP) perf sh scripts/perf.sh
@@ -182,7 +196,7 @@ needs_vm := payload
 needs_vm-gcc := payload-gcc
 needs_vm-debian := payload-debian
 $(foreach s,$(PROOF_SUITES),$(eval needs_$(s) := $(subst proof,kernel,$(s)) \
-	$(subst proof,proof-init,$(s)) perf perf-stock))
+	$(subst proof,kernel-stock,$(s)) $(subst proof,proof-init,$(s)) perf perf-stock))
 
 # suites_at GEN: that generation's suites, by the names check.sh runs them
 # under.

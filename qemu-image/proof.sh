@@ -15,7 +15,10 @@
 # from an initramfs whose /init is proof/init.c, writes them to
 # kprobe_events, runs a known workload and prints the
 # trace on its console; back on the host, each event's recorded values
-# are compared with the workload's.
+# are compared with the workload's.  The "btf" cases are definitions
+# with BTF argument names, where the kernel chooses: the guest boots the
+# series' kernel with every case, then the stock kernel of the same
+# configuration (make kernel-stock-ARCH) with these cases alone.
 #
 # Environment: ARCH, PERF_STOCK (the stock perf, default $STOCK_PERF,
 # build/perf-stock/perf), PROOF_TIMEOUT (seconds for the guest, 300),
@@ -42,24 +45,29 @@ done
 	die "no kernel in $KOBJ: run 'make kernel-$ARCH'"
 [ -x "$PERF" ] || die "no patched perf at $PERF: run 'make perf'"
 [ -x "$perf_stock" ] || die "no stock perf at $perf_stock: run 'make perf-stock'"
+stock_kobj=$(kobj stock)
+if grep -q '^btf[[:space:]]' "$TOP/$PROOF_CASES" && [ ! -e "$stock_kobj/kernel-image" ]; then
+	die "no stock kernel in $stock_kobj for the btf cases of $PROOF_CASES: run 'make kernel-stock-$ARCH${GEN_TAG:+@$KGEN}'"
+fi
 
 # The workload: init.c gets these values on the kernel command line, and
 # the probes must (or must not) record them.
 v_open=/uaccess-probe/opened-by-init
 v_prio=42
+v_nsec=4242
 v_symlink=uaccess-probe-symlink-target
 v_trigger=uaccess-probe
 
 out=$BUILD/proof$GEN_TAG-$ARCH
 [ -d "$out" ] && chmod -R u+w "$out"
 rm -rf "$out"
-mkdir -p "$out/root"
-console=$out/console.log
+mkdir -p "$out/root" "$out/stock/root"
 
 # --- /init: built by 'make proof-init-ARCH' (qemu-image/proof-init.sh)
 init=$BUILD/proof-init$GEN_TAG-$ARCH/init
 [ -x "$init" ] || die "no /init at $init: run 'make proof-init-$ARCH'"
 cp "$init" "$out/root/init"
+cp "$init" "$out/stock/root/init"
 
 # --- the probe definitions -----------------------------------------------
 # perf only ever runs offline with -D here (scripts/offline-perf.sh),
@@ -78,6 +86,7 @@ value() {
 	case $1 in
 	open) printf '%s' "$v_open" ;;
 	prio) printf '%s' "$v_prio" ;;
+	nsec) printf '%s' "$v_nsec" ;;
 	symlink) printf '%s' "$v_symlink" ;;
 	trigger) printf '%s' "$v_trigger" ;;
 	len) printf '0x%x' "${#v_trigger}" ;;
@@ -93,6 +102,8 @@ events=$out/events
 probes=$out/root/probes
 : >"$events"
 : >"$probes"
+: >"$out/stock/events"
+: >"$out/stock/root/probes"
 n=0
 # add_event NAME MUST VALUE DESCRIPTION [DEFINITION]
 add_event() {
@@ -167,39 +178,55 @@ while IFS='	' read -r how key where spec; do
 		add_event "c$n" "$how" "$val" "'${spec#EVENT }'" "$(printf '%s\n' "$spec" |
 			sed "s|^EVENT|p:uaccess/c$n|")"
 		;;
+	btf)
+		def=$(printf '%s\n' "$spec" | sed "s|^EVENT|p:uaccess/c$n|")
+		add_event "c$n" right "$val" "series kernel '${spec#EVENT }'" "$def"
+		printf '%s\t%s\t%s\t%s\n' "c$n" "$stock_user" "$val" \
+			"stock kernel '${spec#EVENT }'" >>"$out/stock/events"
+		printf '%s\n' "$def" >>"$out/stock/root/probes"
+		;;
 	*) die "${PROOF_CASES}: unknown kind '$how'" ;;
 	esac
 done <"$TOP/$PROOF_CASES"
 
-# --- the initramfs ---------------------------------------------------------
-mkdir -p "$out/root/dev" "$out/root/proc" "$out/root/tracing" \
-	"$out/root/debug" "$out/root/tmp" "$out/root${v_open%/*}"
-echo "opened by the proof suite's init" >"$out/root$v_open"
-(cd "$out/root" && find . | LC_ALL=C sort | cpio -o -H newc -R 0:0 --quiet) \
-	>"$out/initramfs.cpio" || die "cannot make the initramfs"
+# --- the initramfs, the boot and the verdicts -------------------------------
+# guest DIR KERNEL WHAT: boot KERNEL (a kernel build folder) with an
+# initramfs of DIR/root, run the workload and judge DIR/events on the
+# trace; WHAT names the kernel in the output.  Fails the run (and stops)
+# if the guest does not run the workload to its end.
+guest() {
+	_g=$1
+	mkdir -p "$_g/root/dev" "$_g/root/proc" "$_g/root/tracing" \
+		"$_g/root/debug" "$_g/root/tmp" "$_g/root${v_open%/*}"
+	echo "opened by the proof suite's init" >"$_g/root$v_open"
+	(cd "$_g/root" && find . | LC_ALL=C sort | cpio -o -H newc -R 0:0 --quiet) \
+		>"$_g/initramfs.cpio" || die "cannot make the initramfs"
 
-# --- boot ------------------------------------------------------------------
-cmdline="console=$CONSOLE panic=-1 loglevel=1 uaccess_open=$v_open"
-cmdline="$cmdline uaccess_prio=$v_prio uaccess_symlink=$v_symlink"
-cmdline="$cmdline uaccess_trigger=$v_trigger ${PROOF_APPEND:-}"
-info QEMU "$ARCH proof suite, timeout ${timeout}s (console: ${console#"$TOP"/})" >&2
-QEMU_WHAT=proof
-qemu_boot "$out" tcg "$timeout" "$KOBJ/kernel-image" "$cmdline" \
-	-initrd "$out/initramfs.cpio"
+	cmdline="console=$CONSOLE panic=-1 loglevel=1 uaccess_open=$v_open"
+	cmdline="$cmdline uaccess_prio=$v_prio uaccess_nsec=$v_nsec uaccess_symlink=$v_symlink"
+	cmdline="$cmdline uaccess_trigger=$v_trigger ${PROOF_APPEND:-}"
+	info QEMU "$ARCH proof suite, $3, timeout ${timeout}s (console: ${_g#"$TOP"/}/console.log)" >&2
+	QEMU_WHAT=proof
+	qemu_boot "$_g" tcg "$timeout" "$2/kernel-image" "$cmdline" \
+		-initrd "$_g/initramfs.cpio"
 
-tr -d '\r' <"$console" >"$out/console.txt"
-proof_trace "$out/console.txt" >"$out/trace.txt"
+	tr -d '\r' <"$_g/console.log" >"$_g/console.txt"
+	proof_trace "$_g/console.txt" >"$_g/trace.txt"
 
-# --- the verdicts ----------------------------------------------------------
-# The guest must have run to its end, done every step and printed a trace.
-verdict=$(proof_verdict "$QEMU_RC" "$out/console.txt" "$out/trace.txt" "$timeout")
-if [ -n "$verdict" ]; then
-	grep "^${PROOF_MARK}error: " "$out/console.txt" | tap_diag
-	qemu_fail "$ARCH proof: the guest did not run the workload: $verdict" "$out"
-	exit 1
-fi
-tap_ok "$ARCH: guest ran the workload and printed the trace (QEMU ${QEMU_ELAPSED}s)"
-proof_judge "$events" "$probes" "$out/trace.txt"
+	# The guest must have run to its end, done every step and printed
+	# a trace.
+	verdict=$(proof_verdict "$QEMU_RC" "$_g/console.txt" "$_g/trace.txt" "$timeout")
+	if [ -n "$verdict" ]; then
+		grep "^${PROOF_MARK}error: " "$_g/console.txt" | tap_diag
+		qemu_fail "$ARCH proof, $3: the guest did not run the workload: $verdict" "$_g"
+		exit 1
+	fi
+	tap_ok "$ARCH: $3: guest ran the workload and printed the trace (QEMU ${QEMU_ELAPSED}s)"
+	proof_judge "$_g/events" "$_g/root/probes" "$_g/trace.txt"
+}
+
+guest "$out" "$KOBJ" "series kernel"
+[ -s "$out/stock/events" ] && guest "$out/stock" "$stock_kobj" "stock kernel"
 while IFS='	' read -r what why; do
 	tap_skip "$ARCH: $what" "$why"
 done <"$out/skips"

@@ -8,6 +8,11 @@
 # qemu-image/arch/$ARCH.conf.  Every option in the fragments must survive
 # into the final .config.
 #
+# KCC=stock builds the stock kernel: the same configuration, with clang,
+# from the tree without the series ($STOCK_TREE, a worktree at tag
+# "base"); the fragments' options that only the series adds, which its
+# Kconfig does not know, are left out of the check.
+#
 #   kernel.sh              configure and build the kernel image
 #   KTARGETS=... kernel.sh configure, then build only these targets
 #   KTARGETS=config ...    configure only
@@ -15,6 +20,10 @@ set -eu
 . "$(dirname -- "$0")/lib.sh"
 
 [ -f "$TREE/Makefile" ] || die "no kernel tree at $TREE: run 'make tree'"
+if [ "$KCC" = stock ]; then
+	base_worktree "$STOCK_TREE"
+	TREE=$STOCK_TREE
+fi
 
 # Fragment paths are relative to the repository, or absolute.
 frags=
@@ -75,6 +84,16 @@ if [ ! -f "$KOBJ/.config" ] || ! stamp_matches "$KOBJ/.uaccess-probe-config" "$s
 		return 1
 	}
 
+	# The stock tree's Kconfig symbols: an option it does not have is
+	# one that the series adds.
+	known=
+	if [ "$KCC" = stock ]; then
+		known=$KOBJ/.uaccess-probe-stock-symbols
+		find "$TREE" -name 'Kconfig*' -type f -exec sed -n \
+			's/^[[:space:]]*\(menu\)\{0,1\}config[[:space:]]\{1,\}\([A-Za-z0-9_]*\).*/CONFIG_\2/p' {} + |
+			sort -u >"$known"
+	fi
+
 	# merge_config.sh silently drops options whose dependencies are unmet.
 	# A later fragment overrides an earlier one, as in merge_config.sh.
 	missing=0
@@ -90,6 +109,11 @@ if [ ! -f "$KOBJ/.config" ] || ! stamp_matches "$KOBJ/.uaccess-probe-config" "$s
 			opt=${want#\# }
 			opt=${opt%%[= ]*}
 			later_sets "$nfrag" "$opt" && continue
+			if [ -n "$known" ] && [ "${want#\# }" = "$want" ] &&
+				! grep -qx "$opt" "$known"; then
+				echo "$want: not a Kconfig symbol of the stock tree" >>"$log"
+				continue
+			fi
 			got=$(grep -E "^(# )?${opt}[= ]" "$KOBJ/.config" || true)
 			if [ "$want" != "$got" ] &&
 				! { [ -z "$got" ] && [ "${want#\# }" != "$want" ]; }; then

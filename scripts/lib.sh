@@ -123,17 +123,21 @@ TAGS_TREE=$TREE-tags
 # (KCONFIGS_GCC) in its own folder, instead of clang.  KCC=debian: not
 # built here, Debian's own GCC-built kernel of the generation
 # (DEBIAN_KERNEL), which qemu-image/debian-boot.sh readies for booting.
+# KCC=stock: the stock kernel, built with clang from the tree without
+# the series (tag "base", the worktree $STOCK_TREE), in the same
+# configuration: the control of the proof suite's "btf" cases.
 KCC=${KCC:-clang}
 case $KCC in
-clang | gcc | debian) ;;
-*) die "unsupported KCC=$KCC (clang, gcc, debian)" ;;
+clang | gcc | debian | stock) ;;
+*) die "unsupported KCC=$KCC (clang, gcc, debian, stock)" ;;
 esac
+STOCK_TREE=$TREE-stock
 # variant KCC: what names the build folders (kernel-, payload-, vm-) of
 # this generation and architecture's kernel built by KCC: x86_64,
 # x86_64-gcc, 6.12-x86_64...
 variant() {
 	_var=${GEN_TAG#-}${GEN_TAG:+-}$ARCH
-	case $1 in gcc | debian) _var=$_var-$1 ;; esac
+	case $1 in gcc | debian | stock) _var=$_var-$1 ;; esac
 	printf '%s\n' "$_var"
 }
 kobj() { printf '%s\n' "$BUILD/kernel-$(variant "$1")"; }
@@ -146,7 +150,7 @@ PERF=$PERF_OUT/perf
 STOCK_PERF_OUT=$BUILD/perf$GEN_TAG-stock
 STOCK_PERF=$STOCK_PERF_OUT/perf
 
-export TOP BUILD CACHE TREE ARCH KGEN KCC KVARIANT KOBJ PERF_OUT PERF \
+export TOP BUILD CACHE TREE STOCK_TREE ARCH KGEN KCC KVARIANT KOBJ PERF_OUT PERF \
 	STOCK_PERF_OUT STOCK_PERF LOGS
 
 # timed NAME COMMAND...: run COMMAND, record its wall-clock duration in

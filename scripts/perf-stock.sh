@@ -9,6 +9,6 @@
 set -eu
 . "$(dirname -- "$0")/lib.sh"
 [ -d "$TREE/.git" ] || die "no tree at $TREE: run 'make tree'"
-src=$TREE-stock
+src=$STOCK_TREE
 base_worktree "$src"
 sh "$TOP/scripts/perf.sh" "$src" "$STOCK_PERF_OUT"

@@ -10,6 +10,7 @@
  *
  *   openat() of $uaccess_open, a file that exists in the initramfs
  *   sched_setscheduler(0, SCHED_FIFO, { $uaccess_prio })
+ *   nanosleep({ 0, $uaccess_nsec }, NULL)
  *   symlinkat($uaccess_symlink, AT_FDCWD, "/tmp/link")
  *   if /test_probe_user.ko exists (it is loaded before the probes are
  *   added): write $uaccess_trigger to /debug/test_probe_user/run
@@ -202,6 +203,7 @@ static long load_module(void)
 static void workload(char **envp, long trigger_fd)
 {
 	struct { int sched_priority; } param;
+	struct { long tv_sec; long tv_nsec; } ts;
 	const char *trigger = getenv(envp, "uaccess_trigger");
 	long tracing_on, fd;
 
@@ -219,6 +221,12 @@ static void workload(char **envp, long trigger_fd)
 	report("sched_setscheduler SCHED_FIFO", getenv(envp, "uaccess_prio"),
 	       sys_call3(__NR_sched_setscheduler, 0, SCHED_FIFO,
 			 (long)&param));
+
+	/* A user structure that an out-of-line function reads */
+	ts.tv_sec = 0;
+	ts.tv_nsec = to_long(getenv(envp, "uaccess_nsec"));
+	report("nanosleep", getenv(envp, "uaccess_nsec"),
+	       sys_call3(__NR_nanosleep, (long)&ts, 0, 0));
 
 	report("symlinkat", getenv(envp, "uaccess_symlink"),
 	       sys_call3(__NR_symlinkat, (long)getenv(envp, "uaccess_symlink"),
