@@ -20,7 +20,8 @@ BUILD := build
 	debian-kernel debian-tags debian-boot payload-debian \
 	payload-gcc gcc-objects clang-objects dwarf-marks proof-init demo shell \
 	check check-host check-vm check-gcc export-series send-check timings bench \
-	bench-gcc-plugin bench-user-tags bench-user-tags-coverage bench-ccache clean
+	bench-gcc-plugin bench-user-tags bench-user-tags-coverage bench-ccache \
+	bench-events payload-stock clean
 
 help:
 	@sed -n '/^    make deps/,/^$$/p' README.md
@@ -39,6 +40,7 @@ PLUGIN_OBJECTS := $(shell sed -e 's/\#.*//' -e '/^[[:space:]]*$$/d' \
 # that share a folder are ordered here (clang-objects builds in the clang
 # kernel's folder, gcc-objects in the GCC kernel's).
 ARCHES := $(patsubst qemu-image/arch/%.conf,%,$(wildcard qemu-image/arch/*.conf))
+DEFAULT_ARCH := $(shell cat qemu-image/arch/default)
 deps_deps :=
 deps_tree := deps
 deps_kernel := tree
@@ -58,6 +60,7 @@ deps_payload-debian := debian-boot debian-tags perf perf-stock rootfs
 deps_rootfs := deps
 deps_payload := kernel perf rootfs
 deps_payload-gcc := kernel-gcc perf rootfs
+deps_payload-stock := kernel-stock-$(DEFAULT_ARCH) perf rootfs
 deps_export-series :=
 # Builds that are the same for every generation.
 GEN_FREE := deps rootfs dwarf-marks
@@ -85,7 +88,7 @@ $(foreach a,$(ARCHES),kernel-$(a)): kernel-%: tree
 PROOF_BTF = . ./kernel/generations/$(or $(KGEN),$(DEFAULT_GEN)).conf && \
 	grep -q '^btf[[:space:]]' "$$PROOF_CASES"
 $(foreach a,$(ARCHES),kernel-stock-$(a)): kernel-stock-%: tree
-	@if [ -n "$(KSTOCK)" ] || $(PROOF_BTF); then \
+	@if [ -n "$(KSTOCK)" ] || { $(PROOF_BTF); }; then \
 		ARCH=$* KCC=stock $(STEP) kernel-stock-$* sh scripts/kernel.sh; \
 	else \
 		echo "  KERNEL   stock $*: not needed (no btf case in the PROOF_CASES of $(or $(KGEN),$(DEFAULT_GEN)))"; \
@@ -144,6 +147,10 @@ rootfs: $(deps_rootfs)
 # scripts and tests.
 payload: $(deps_payload)
 	@$(STEP) payload sh qemu-image/payload.sh
+
+# The stock kernel's payload disk (KCC=stock), for make bench-events.
+payload-stock: $(deps_payload-stock)
+	@KCC=stock $(STEP) payload-stock sh qemu-image/payload.sh
 
 payload-gcc: $(deps_payload-gcc)
 	@KCC=gcc $(STEP) payload-gcc sh qemu-image/payload.sh
@@ -219,7 +226,8 @@ HOST_SUITES := $(filter-out $(VM_SUITES) $(GCC_ALL),$(ALL_SUITES))
 # generation), which that make then takes as done (-o), so that the
 # builds of both generations can run at the same time.
 GEN_TARGETS := $(sort $(foreach s,$(ALL_SUITES),$(needs_$(firstword $(subst @, ,$(s))))) \
-	tree kernel perf perf-stock payload debian-kernel tags-tree debian-boot export-series)
+	tree kernel perf perf-stock payload payload-stock debian-kernel tags-tree debian-boot \
+	export-series $(foreach a,$(ARCHES),kernel-stock-$(a)))
 gen_dep = $(if $(filter $(GEN_FREE),$(1)),$(1),$(1)@$(2))
 $(foreach g,$(OTHER_GENS),$(foreach t,$(GEN_TARGETS),$(eval $(t)@$(g): \
 	$(foreach d,$(deps_$(t)),$(call gen_dep,$(d),$(g))) ; \
@@ -268,6 +276,16 @@ bench-user-tags: tags-tree perf perf-stock debian-kernel
 
 bench-user-tags-coverage: tags-tree perf kernel debian-kernel
 	@sh bench/user-tags-coverage.sh
+
+# What a probe hit costs with the kernel series over the stock kernel
+# (bench/events.sh), on generation BENCH_GEN: by default the last one
+# whose kernel chooses by itself (its tracefs README says so).
+BENCH_GEN ?= $(lastword $(foreach g,$(DEFAULT_GEN) $(OTHER_GENS),$(shell \
+	. ./kernel/generations/$(g).conf && \
+	grep -q 'reads user memory through __user pointers' "$$TRACEFS_README" && echo $(g))))
+bench-events:
+	@$(MAKE) --no-print-directory KSTOCK=1 payload@$(BENCH_GEN) payload-stock@$(BENCH_GEN)
+	@KGEN=$(BENCH_GEN) sh bench/events.sh
 
 bench-gcc-plugin: gcc-objects
 	@sh dwarf-tests/gcc-plugin/compare.sh cost

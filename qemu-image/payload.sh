@@ -15,6 +15,8 @@
 #                       and the tree's path, where the DWARF says they are
 #   guest/, tests/      stage 2, the demo and the tests; guest/tap.sh is
 #                       the test library, scripts/tap.sh
+#   bench/, bin/events-loop   the guest half of make bench-events
+#                       (bench/guest/)
 #   known-failures.txt  the generation's KNOWN_FAILURES
 #   tracefs-README, perf-readme-patterns   the generation's TRACEFS_README,
 #                       and what perf looks for in a README, from the
@@ -37,6 +39,8 @@ dir=$BUILD/payload-$KVARIANT
 img=$dir.ext4
 
 [ -x "$PERF" ] || die "no perf at $PERF: run 'make perf'"
+# The stock kernel's modules and ftracetest come from the stock tree.
+[ "$KCC" = stock ] && TREE=$STOCK_TREE
 [ -f "$KOBJ/vmlinux" ] || die "no kernel at $KOBJ: run 'make kernel'"
 
 # perf must find its libraries in the guest: check before booting.
@@ -87,6 +91,8 @@ cp -R "$TREE/tools/perf/tests/shell" "$dir/perf-core/tests/shell"
 cp "$TREE/fs/namei.c" "$dir/src/fs/namei.c"
 printf '%s\n' "$TREE" >"$dir/src-root"
 cp -R "$here/guest" "$here/tests" "$dir/"
+mkdir -p "$dir/bench"
+cp "$TOP/bench/guest/"*.sh "$dir/bench/"
 cp "$TOP/$KNOWN_FAILURES" "$dir/known-failures.txt"
 cp "$TOP/$TRACEFS_README" "$dir/tracefs-README"
 sed -n 's/.*DEFINE_TYPE([A-Z_]*, "\(.*\)"),$/\1/p' "$TREE/tools/perf/util/probe-file.c" |
@@ -107,6 +113,9 @@ isa-debug-exit:*)
 		"$here/guest/isa-debug-exit.c" || die "cannot build guest/isa-debug-exit.c (libc6-dev)"
 	;;
 esac
+# The guest's C helpers are built for the host, which the guest shares.
+gcc -static -O2 -Wall -Wextra -Werror -o "$dir/bin/events-loop" \
+	"$TOP/bench/guest/events-loop.c" || die "cannot build bench/guest/events-loop.c (libc6-dev)"
 cp "$TOP/scripts/tap.sh" "$dir/guest/tap.sh"
 
 size=$(( $(du -sm "$dir" | cut -f1) * 5 / 4 + 32 ))

@@ -29,13 +29,13 @@ here=$(CDPATH='' cd -- "$(dirname -- "$0")" && pwd)
 
 mode=${1:-check}
 case $mode in
-check | demo) ;;
+check | demo | bench) ;;
 shell)
 	QEMU_STDIO=1
 	[ -t 0 ] || die "run.sh shell needs a terminal"
 	;;
 hang | panic) ;; # a misbehaving guest, for selftest.sh
-*) die "usage: run.sh [check|demo|shell]" ;;
+*) die "usage: run.sh [check|demo|bench|shell]" ;;
 esac
 arch_has vm ||
 	die "ARCH=$ARCH has no VM suite (ARCH_SUITES=\"$ARCH_SUITES\" in ${ARCH_CONF#"$TOP"/})"
