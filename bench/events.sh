@@ -39,15 +39,21 @@ run() {
 run stock
 run clang
 
-# median KCC PROBE STRICT: the median rate of these runs.
+# rates KCC PROBE STRICT: the rates of these runs, sorted.
+rates() {
+	sed -n "s/^probe=$2 strict=$3 rep=[0-9]* rate=//p" "$out/$1" | sort -n
+}
+# median KCC PROBE STRICT: their median; range: "min-max".
 median() {
-	sed -n "s/^probe=$2 strict=$3 rep=[0-9]* rate=//p" "$out/$1" | sort -n |
-		awk '{ v[NR] = $1 } END { if (NR) print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+	rates "$@" | awk '{ v[NR] = $1 } END { if (NR) print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+range() {
+	rates "$@" | awk 'NR == 1 { lo = $1 } { hi = $1 } END { if (NR) print lo "-" hi }'
 }
 
 {
 	echo "openat()/s of one CPU (median of $reps runs of $secs s), stock and series kernel of $KGEN_NAME:"
-	echo "probe (BTF argument)               strict  stock   series  series/stock"
+	echo "probe (BTF argument)               strict  stock   series  series/stock  runs: stock, series"
 	for p in none ustr kstr num; do
 		case $p in
 		none) what="no probe" ;;
@@ -59,8 +65,9 @@ median() {
 		for m in off on; do
 			c=$(median clang "$p" "$m")
 			[ -n "$c" ] || continue
-			printf '%-34s %-6s %7s %7s  %s\n' "$what" "$m" "$s" "$c" \
-				"$(awk -v c="$c" -v s="$s" 'BEGIN { printf "%.3f", c / s }')"
+			printf '%-34s %-6s %7s %7s  %-12s  %s, %s\n' "$what" "$m" "$s" "$c" \
+				"$(awk -v c="$c" -v s="$s" 'BEGIN { printf "%.3f", c / s }')" \
+				"$(range stock "$p" off)" "$(range clang "$p" "$m")"
 		done
 	done
 	echo "(the stock kernel has no strict mode: its rate is the same in both rows)"
