@@ -12,7 +12,7 @@
 set -u
 . "$(dirname -- "$0")/../scripts/lib.sh"
 tap_begin
-stock_tree=$BUILD/linux-stock
+stock_tree=$STOCK_TREE
 for d in "$TREE" "$stock_tree"; do
 	[ -f "$d/lib/Kconfig.debug" ] || tap_bail "no tree at $d (make tree perf-stock)"
 done

@@ -21,7 +21,7 @@
 # configuration (make kernel-stock-ARCH) with these cases alone.
 #
 # Environment: ARCH, PERF_STOCK (the stock perf, default $STOCK_PERF,
-# build/perf-stock/perf), PROOF_TIMEOUT (seconds for the guest, 300),
+# build/stock/perf/perf), PROOF_TIMEOUT (seconds for the guest, 300),
 # PROOF_APPEND (more kernel parameters, e.g. loglevel=7 to debug).
 # Output: TAP on stdout, progress on stderr.  Exit status 0 only if every
 # test passed.  A guest that hangs or dies fails with its console's tail.

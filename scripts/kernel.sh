@@ -49,6 +49,24 @@ for t in $missing; do
 done
 image=$KIMAGE
 
+# plugin_key: the user_dwarf plugin's sources.
+plugin_key() {
+	cat "$TREE"/scripts/gcc-plugins/user_dwarf_plugin.c \
+		"$TREE"/scripts/gcc-plugins/gcc12-dwarf2out.h 2>/dev/null | inputs_key
+}
+
+# built_key: what this folder's objects are built from: the tree (base
+# and series), this script, the configuration, the compiler, the plugin.
+built_key() {
+	case $KCC in gcc) _cc=$KCC_GCC ;; *) _cc=$KCC_CLANG ;; esac
+	{
+		wanted_stamp
+		cat "$0" "$KOBJ/.config"
+		"$_cc" --version
+		[ "$KCC" != gcc ] || plugin_key
+	} | inputs_key
+}
+
 mkdir -p "$KOBJ" "$CACHE/ccache"
 export CCACHE_DIR="$CACHE/ccache"
 export CCACHE_MAXSIZE="${CCACHE_MAXSIZE:-5G}"
@@ -136,9 +154,7 @@ if [ -n "${KTARGETS:-}" ]; then
 	# Kbuild compiles an object named on its command line again every
 	# time: skip them while the tree, the configuration and the compiler
 	# are what they were built from.
-	case $KCC in gcc) cc=$KCC_GCC ;; *) cc=$KCC_CLANG ;; esac
-	tstamp=$( { printf '%s\n' "$KTARGETS"; wanted_stamp; cat "$0" "$KOBJ/.config"; "$cc" --version; } |
-		inputs_key)
+	tstamp=$( { printf '%s\n' "$KTARGETS"; built_key; } | inputs_key)
 	built=yes
 	for t in $KTARGETS; do
 		case $t in *.o) [ -f "$KOBJ/$t" ] || built= ;; esac
@@ -147,9 +163,33 @@ if [ -n "${KTARGETS:-}" ]; then
 		info KERNEL "$KTARGETS with $KCC: up to date"
 		exit 0
 	fi
-	info KERNEL "building $KTARGETS with $KCC (log: ${log#"$TOP"/})"
+	# What the last full build of this folder made from the same tree,
+	# configuration, compiler (and plugin) is up to date: its objects
+	# and the scripts, plugins included.  Only the rest is built.
+	todo=$KTARGETS
+	if stamp_matches "$KOBJ/.uaccess-probe-built" "$(built_key)"; then
+		members=$KOBJ/.uaccess-probe-members
+		{
+			(cd "$KOBJ" && ar t vmlinux.a 2>/dev/null) | sed "s|^$KOBJ/||"
+			sed 's/\.ko$/.o/' "$KOBJ/modules.order" 2>/dev/null
+		} >"$members"
+		todo=
+		for t in $KTARGETS; do
+			case $t in
+			scripts) ;;
+			*.o) [ -f "$KOBJ/$t" ] && grep -qx "$t" "$members" || todo="$todo $t" ;;
+			*) todo="$todo $t" ;;
+			esac
+		done
+	fi
+	if [ -z "$todo" ]; then
+		info KERNEL "$KTARGETS with $KCC: built by the kernel's build, up to date"
+		stamp_write "$KOBJ/.uaccess-probe-targets" "$tstamp"
+		exit 0
+	fi
+	info KERNEL "building$todo with $KCC (log: ${log#"$TOP"/})"
 	# shellcheck disable=SC2086 # a list of targets
-	run_logged "$log.build" kmake -j"$(ncpus)" $KTARGETS
+	run_logged "$log.build" kmake -j"$(ncpus)" $todo
 	cat "$log.build" >>"$log" && rm -f "$log.build"
 	stamp_write "$KOBJ/.uaccess-probe-targets" "$tstamp"
 	exit 0
@@ -157,17 +197,17 @@ fi
 if [ "$KCC" = gcc ]; then
 	# Kbuild does not recompile objects when a plugin changes: do it
 	# here, so that every object of the GCC kernel has the same plugin.
-	plugin=$(cat "$TREE"/scripts/gcc-plugins/user_dwarf_plugin.c \
-		"$TREE"/scripts/gcc-plugins/gcc12-dwarf2out.h | inputs_key)
-	if ! stamp_matches "$KOBJ/.user-dwarf-plugin" "$plugin"; then
+	if ! stamp_matches "$KOBJ/.user-dwarf-plugin" "$(plugin_key)"; then
 		info KERNEL "user_dwarf plugin changed: recompiling every object"
 		find "$KOBJ" -name '*.o' ! -path '*/tools/*' ! -path '*/scripts/*' -delete
 	fi
 fi
 info KERNEL "building $ARCH with $KCC (log: ${log#"$TOP"/})"
+rm -f "$KOBJ/.uaccess-probe-built"
 run_logged "$log.build" kmake -j"$(ncpus)" all
-[ "$KCC" = gcc ] && stamp_write "$KOBJ/.user-dwarf-plugin" "$plugin"
+[ "$KCC" = gcc ] && stamp_write "$KOBJ/.user-dwarf-plugin" "$(plugin_key)"
 cat "$log.build" >>"$log" && rm -f "$log.build"
 [ -f "$KOBJ/$image" ] || die "kernel build produced no $KOBJ/$image"
+stamp_write "$KOBJ/.uaccess-probe-built" "$(built_key)"
 ln -sf "$image" "$KOBJ/kernel-image"
 info KERNEL "$KOBJ/$image, $KOBJ/vmlinux"

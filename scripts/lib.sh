@@ -131,7 +131,11 @@ case $KCC in
 clang | gcc | debian | stock) ;;
 *) die "unsupported KCC=$KCC (clang, gcc, debian, stock)" ;;
 esac
-STOCK_TREE=$TREE-stock
+# The trees without the series and their perf builds are in build/stock/,
+# named as those of the patched tree are in build/: perf compiles the
+# same files there at the same relative paths, which lets ccache share
+# its objects between them (scripts/perf.sh).
+STOCK_TREE=$BUILD/stock/linux$GEN_TAG
 # variant KCC: what names the build folders (kernel-, payload-, vm-) of
 # this generation and architecture's kernel built by KCC: x86_64,
 # x86_64-gcc, 6.12-x86_64...
@@ -147,7 +151,7 @@ PERF_OUT=$BUILD/perf$GEN_TAG
 PERF=$PERF_OUT/perf
 # The stock perf: built from the tree without the series (tag "base").
 # The patched perf is $PERF.  One word each, in names, files and output.
-STOCK_PERF_OUT=$BUILD/perf$GEN_TAG-stock
+STOCK_PERF_OUT=$BUILD/stock/perf$GEN_TAG
 STOCK_PERF=$STOCK_PERF_OUT/perf
 
 export TOP BUILD CACHE TREE STOCK_TREE ARCH KGEN KCC KVARIANT KOBJ PERF_OUT PERF \

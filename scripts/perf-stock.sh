@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Build the stock perf: perf from the tree without the series (the tag
-# "base") into $STOCK_PERF_OUT (build/perf-stock), from a git worktree at
-# $TREE-stock (build/linux-stock): the baseline that the DWARF tests' stock
+# "base") into $STOCK_PERF_OUT (build/stock/perf), from a git worktree at
+# $STOCK_TREE (build/stock/linux): the baseline that the DWARF tests' stock
 # column,
 # the s390x proof suite and the benchmark compare with.
 set -eu

@@ -26,6 +26,28 @@ set -- -C "$src/tools/perf" O="$out" CC=gcc NO_LIBPYTHON=1 NO_LIBPERL=1 \
 	NO_LIBCRYPTO=1 NO_LIBBPF=1 NO_BPF_SKEL=1 NO_SHELLCHECK=1 NO_LIBLLVM=1 \
 	NO_CAPSTONE=1 WERROR=0 -j"$(ncpus)"
 
+# Through ccache, in the cache shared with the kernel builds.  The
+# trees of one generation (the patched one in build/, the stock one in
+# build/stock/, the series suite's in build/each/) compile mostly the
+# same files, each at the same path relative to its own folder.  With
+# the paths below $BUILD made relative and the working directory left
+# out of the hash, they share each other's objects, and so do clones of
+# this repository at other paths.  perf's build names the object by its
+# absolute path in -Wp,-MT, which is only the target name of the
+# dependency file, and its fixdep reads the dependencies alone: that
+# option is left out of the hash.  An object's DWARF then names the
+# folder of the build that compiled it first (perf's own debug
+# information, which no test reads).
+mkdir -p "$CACHE/ccache"
+export CCACHE_DIR="$CACHE/ccache"
+export CCACHE_MAXSIZE="${CCACHE_MAXSIZE:-5G}"
+export CCACHE_BASEDIR="$BUILD"
+export CCACHE_NOHASHDIR=1
+export CCACHE_IGNOREOPTIONS='-Wp,-MT,*'
+# Debian's ccache links compilers' names to itself there.
+[ -x /usr/lib/ccache/gcc ] || die "no /usr/lib/ccache/gcc: apt-get install ccache, or run 'make deps'"
+PATH=/usr/lib/ccache:$PATH
+
 info PERF "building $out/perf (log: ${out#"$TOP"/}/build.log)"
 run_logged "$out/build.log" make "$@"
 # The build is incremental, but it is the only thing that knows whether it

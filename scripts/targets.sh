@@ -136,7 +136,7 @@ sed -e 's/^KGEN_NAME=.*/KGEN_NAME=next/' \
 	"$GEN_DIR/$(cat "$GEN_DIR/default").conf" >"$t/gen/next.conf"
 got=$(UACCESS_GEN_DIR=$t/gen KGEN=next sh -c '. "$0"; kobj gcc; echo "$TREE $KOBJ $PERF $STOCK_PERF $KSERIES"' \
 	"$TOP/scripts/lib.sh" 2>&1 | tr '\n' ' ')
-want="$BUILD/kernel-next-$ARCH-gcc $BUILD/linux-next $BUILD/kernel-next-$ARCH $BUILD/perf-next/perf $BUILD/perf-next-stock/perf kernel/next/dwarf-tags kernel/next/tracing "
+want="$BUILD/kernel-next-$ARCH-gcc $BUILD/linux-next $BUILD/kernel-next-$ARCH $BUILD/perf-next/perf $BUILD/stock/perf-next/perf kernel/next/dwarf-tags kernel/next/tracing "
 if [ "$got" = "$want" ]; then
 	tap_ok "next: a descriptor is all it takes to be a kernel generation, with build folders of its own"
 else
