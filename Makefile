@@ -21,7 +21,7 @@ BUILD := build
 	payload-gcc gcc-objects clang-objects dwarf-marks proof-init demo shell \
 	check check-host check-vm check-gcc export-series send-check timings bench \
 	bench-gcc-plugin bench-user-tags bench-user-tags-coverage bench-ccache \
-	bench-events payload-stock clean
+	bench-events payload-stock fuzz clean
 
 help:
 	@sed -n '/^    make deps/,/^$$/p' README.md
@@ -286,6 +286,16 @@ BENCH_GEN ?= $(lastword $(foreach g,$(DEFAULT_GEN) $(OTHER_GENS),$(shell \
 bench-events:
 	@$(MAKE) --no-print-directory KSTOCK=1 payload@$(BENCH_GEN) payload-stock@$(BENCH_GEN)
 	@KGEN=$(BENCH_GEN) sh bench/events.sh
+
+# The probe-event fuzzer (qemu-image/fuzz/) in the guest of every
+# generation's series kernel in turn, for FUZZ_SECONDS of guest time
+# each (FUZZ_SEED repeats a run); its figures are in each run's TAP.
+FUZZ_SECONDS ?= 1800
+fuzz: payload $(addprefix payload@,$(OTHER_GENS))
+	@for g in $(DEFAULT_GEN) $(OTHER_GENS); do \
+		KGEN=$$g FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_SEED=$(FUZZ_SEED) \
+			sh qemu-image/run.sh fuzz || exit 1; \
+	done
 
 bench-gcc-plugin: gcc-objects
 	@sh dwarf-tests/gcc-plugin/compare.sh cost

@@ -17,6 +17,7 @@
 #                       the test library, scripts/tap.sh
 #   bench/, bin/events-loop   the guest half of make bench-events
 #                       (bench/guest/)
+#   fuzz/, bin/probe-fuzz     the probe-event fuzzer (make fuzz)
 #   known-failures.txt  the generation's KNOWN_FAILURES
 #   tracefs-README, perf-readme-patterns   the generation's TRACEFS_README,
 #                       and what perf looks for in a README, from the
@@ -91,8 +92,9 @@ cp -R "$TREE/tools/perf/tests/shell" "$dir/perf-core/tests/shell"
 cp "$TREE/fs/namei.c" "$dir/src/fs/namei.c"
 printf '%s\n' "$TREE" >"$dir/src-root"
 cp -R "$here/guest" "$here/tests" "$dir/"
-mkdir -p "$dir/bench"
+mkdir -p "$dir/bench" "$dir/fuzz"
 cp "$TOP/bench/guest/"*.sh "$dir/bench/"
+cp "$here/fuzz/"*.sh "$dir/fuzz/"
 cp "$TOP/$KNOWN_FAILURES" "$dir/known-failures.txt"
 cp "$TOP/$TRACEFS_README" "$dir/tracefs-README"
 sed -n 's/.*DEFINE_TYPE([A-Z_]*, "\(.*\)"),$/\1/p' "$TREE/tools/perf/util/probe-file.c" |
@@ -116,6 +118,8 @@ esac
 # The guest's C helpers are built for the host, which the guest shares.
 gcc -static -O2 -Wall -Wextra -Werror -o "$dir/bin/events-loop" \
 	"$TOP/bench/guest/events-loop.c" || die "cannot build bench/guest/events-loop.c (libc6-dev)"
+gcc -static -O2 -Wall -Wextra -Werror -pthread -o "$dir/bin/probe-fuzz" \
+	"$here/fuzz/probe-fuzz.c" || die "cannot build fuzz/probe-fuzz.c (libc6-dev)"
 cp "$TOP/scripts/tap.sh" "$dir/guest/tap.sh"
 
 size=$(( $(du -sm "$dir" | cut -f1) * 5 / 4 + 32 ))

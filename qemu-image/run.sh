@@ -5,6 +5,10 @@
 # or give a shell in the guest.
 #
 #   run.sh [check|demo]
+#   run.sh bench        bench/guest/*.sh (make bench-events)
+#   run.sh fuzz         the probe-event fuzzer for FUZZ_SECONDS of guest
+#                       time (default 60), seeded with FUZZ_SEED if set
+#                       (make fuzz)
 #   run.sh shell        the guest's console on this terminal, a root shell
 #                       in it (make shell); 'exit' powers the guest off
 #
@@ -29,13 +33,13 @@ here=$(CDPATH='' cd -- "$(dirname -- "$0")" && pwd)
 
 mode=${1:-check}
 case $mode in
-check | demo | bench) ;;
+check | demo | bench | fuzz) ;;
 shell)
 	QEMU_STDIO=1
 	[ -t 0 ] || die "run.sh shell needs a terminal"
 	;;
 hang | panic) ;; # a misbehaving guest, for selftest.sh
-*) die "usage: run.sh [check|demo|bench|shell]" ;;
+*) die "usage: run.sh [check|demo|bench|fuzz|shell]" ;;
 esac
 arch_has vm ||
 	die "ARCH=$ARCH has no VM suite (ARCH_SUITES=\"$ARCH_SUITES\" in ${ARCH_CONF#"$TOP"/})"
@@ -60,8 +64,15 @@ cmdline="console=$CONSOLE root=/dev/vda rw init=/sbin/uaccess-probe-init panic=-
 cmdline="$cmdline trace_probe_strict_uaccess"
 cmdline="$cmdline uaccess.mode=$mode uaccess.results=$RESULTS uaccess.exit=$GUEST_EXIT"
 [ -n "${TESTS:-}" ] && cmdline="$cmdline uaccess.tests=$TESTS"
-[ -n "${VM_APPEND:-}" ] && cmdline="$cmdline $VM_APPEND"
 timeout=${VM_TIMEOUT:-900}
+if [ "$mode" = fuzz ]; then
+	case ${FUZZ_SECONDS:-60} in '' | *[!0-9]*) die "FUZZ_SECONDS=$FUZZ_SECONDS: a number of seconds" ;; esac
+	case ${FUZZ_SEED:-1} in '' | *[!0-9]*) die "FUZZ_SEED=$FUZZ_SEED: a number" ;; esac
+	cmdline="$cmdline uaccess.fuzz_seconds=${FUZZ_SECONDS:-60}${FUZZ_SEED:+ uaccess.fuzz_seed=$FUZZ_SEED}"
+	# the campaign, and the boot and the checks around it
+	timeout=${VM_TIMEOUT:-$((${FUZZ_SECONDS:-60} + 600))}
+fi
+[ -n "${VM_APPEND:-}" ] && cmdline="$cmdline $VM_APPEND"
 # A kernel that needs modules to mount its root disk (Debian's own,
 # KCC=debian) comes with an initrd that loads them.
 initrd=
