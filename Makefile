@@ -288,14 +288,17 @@ bench-events:
 	@KGEN=$(BENCH_GEN) sh bench/events.sh
 
 # The probe-event fuzzer (qemu-image/fuzz/) in the guest of every
-# generation's series kernel in turn, for FUZZ_SECONDS of guest time
-# each (FUZZ_SEED repeats a run); its figures are in each run's TAP.
+# generation's series kernel, and of its stock kernel as the control
+# (KSTOCK=1 builds it), in turn, for FUZZ_SECONDS of guest time each
+# (FUZZ_SEED repeats a run); its figures are in each run's TAP.
 FUZZ_SECONDS ?= 1800
-fuzz: payload $(addprefix payload@,$(OTHER_GENS))
-	@for g in $(DEFAULT_GEN) $(OTHER_GENS); do \
-		KGEN=$$g FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_SEED=$(FUZZ_SEED) \
+fuzz:
+	@$(MAKE) --no-print-directory KSTOCK=1 payload payload-stock \
+		$(foreach g,$(OTHER_GENS),payload@$(g) payload-stock@$(g))
+	@for g in $(DEFAULT_GEN) $(OTHER_GENS); do for k in clang stock; do \
+		KGEN=$$g KCC=$$k FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_SEED=$(FUZZ_SEED) \
 			sh qemu-image/run.sh fuzz || exit 1; \
-	done
+	done; done
 
 bench-gcc-plugin: gcc-objects
 	@sh dwarf-tests/gcc-plugin/compare.sh cost
