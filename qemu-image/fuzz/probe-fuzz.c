@@ -63,15 +63,25 @@
 #define MAX_REASONS	64
 #define DEF_LEN		4096
 
-static uint64_t rng_state;
+/*
+ * xorshift64*: small, and the same sequence for the same seed everywhere.
+ * The rounds (main thread) draw from rng_state alone, so that a seed
+ * gives the same definitions in the same order; the strict-mode thread
+ * has a sequence of its own.
+ */
+static uint64_t rng_state, strict_rng_state;
 
-/* xorshift64*: small, and the same sequence for the same seed everywhere */
+static uint64_t xorshift(uint64_t *state)
+{
+	*state ^= *state >> 12;
+	*state ^= *state << 25;
+	*state ^= *state >> 27;
+	return *state * 0x2545F4914F6CDD1DULL;
+}
+
 static uint64_t rnd(void)
 {
-	rng_state ^= rng_state >> 12;
-	rng_state ^= rng_state << 25;
-	rng_state ^= rng_state >> 27;
-	return rng_state * 0x2545F4914F6CDD1DULL;
+	return xorshift(&rng_state);
 }
 
 static unsigned int pick(unsigned int n)
@@ -643,14 +653,19 @@ static void *misc_worker(void *arg)
 
 static void *strict_worker(void *arg)
 {
+	char *initial = read_file(STRICT, NULL);
+
 	(void)arg;
 	while (!atomic_load(&stop)) {
-		struct timespec ts = { 0, 1000000 * (1 + pick(50)) };
+		uint64_t r = xorshift(&strict_rng_state);
+		struct timespec ts = { 0, 1000000 * (1 + r % 50) };
 
-		write_file(STRICT, chance(50) ? "1" : "0", 0);
+		write_file(STRICT, (r >> 32) & 1 ? "1" : "0", 0);
 		nanosleep(&ts, NULL);
 	}
-	write_file(STRICT, "0", 0);
+	/* leave the mode as the guest had it (run.sh boots it strict) */
+	write_file(STRICT, initial ? initial : "0", 0);
+	free(initial);
 	return NULL;
 }
 
@@ -748,6 +763,7 @@ int main(int argc, char **argv)
 		seed = (uint64_t)now.tv_sec * 1000000007ULL ^ (uint64_t)now.tv_nsec ^ getpid();
 	}
 	rng_state = seed ? seed : 1;
+	strict_rng_state = ~rng_state ? ~rng_state : 1;
 	/* It writes tracefs: the uaccess-probe guest is the only place for it. */
 	if (access("/payload/guest/run", R_OK)) {
 		fprintf(stderr, "probe-fuzz: runs in the uaccess-probe guest only (make fuzz)\n");
