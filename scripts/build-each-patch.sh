@@ -244,7 +244,9 @@ for s in $(series_dirs); do
 			break
 		fi
 		subj="$s: $(git -C "$wt" log -1 --format=%s HEAD)"
+		t0=$(date +%s)
 		step "$(git -C "$wt" rev-parse HEAD)"
+		echo "that step took $(($(date +%s) - t0)) s" | tap_diag
 	done
 	[ -n "$applied" ] || continue
 	# The cover letter's diffstat is the series'

@@ -98,19 +98,30 @@ suites=$*
 jobs=${CHECK_JOBS:-$(ncpus)}
 case $jobs in '' | *[!0-9]* | 0) die "CHECK_JOBS=$jobs: a number of suites, 1 or more" ;; esac
 
+# The series suites build in folders of their generation alone
+# (build/each/, build/kernel-each-GEN-*): each is a chain of its own.
 chain_of() {
 	case ${1%@*} in
 	gcc-* | gcc16-*) echo gcc ;;
+	series) echo "$1" ;;
 	*) echo "${1%@*}" ;;
 	esac
 }
 
-# The chains, in the order of their first suite.
+# The chains, in the order of their first suite; the longest first, as
+# long as a chain of one CPU ends the run: the series suites (16 min
+# each in a cold run on 2 CPUs, every other chain under 8 min).
 chains=
 for s in $suites; do
 	c=$(chain_of "$s")
 	case " $chains " in *" $c "*) ;; *) chains="$chains $c" ;; esac
 done
+first=
+rest=
+for c in $chains; do
+	case $c in series | series@*) first="$first $c" ;; *) rest="$rest $c" ;; esac
+done
+chains="$first$rest"
 for s in $suites; do rm -f "$out/$s.rc" "$out/$s.replayed"; done
 
 # Verdicts: a suite that passed is not run again while nothing it can
