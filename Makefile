@@ -16,10 +16,10 @@ SHELL := /bin/sh
 STEP := sh scripts/step.sh
 BUILD := build
 
-.PHONY: help deps tree tags-tree kernel kernel-gcc perf perf-stock rootfs payload \
+.PHONY: help deps tree tags-tree kernel kernel-gcc kernel-debug perf perf-stock rootfs payload \
 	debian-kernel debian-tags debian-boot payload-debian \
-	payload-gcc gcc-objects clang-objects dwarf-marks proof-init demo shell \
-	check check-host check-vm check-gcc export-series send-check timings bench \
+	payload-gcc payload-debug gcc-objects clang-objects dwarf-marks proof-init demo shell \
+	check check-host check-vm check-gcc export-series perf-asan send-check timings bench \
 	bench-gcc-plugin bench-user-tags bench-user-tags-coverage bench-ccache \
 	bench-events payload-stock fuzz clean
 
@@ -45,11 +45,13 @@ deps_deps :=
 deps_tree := deps
 deps_kernel := tree
 deps_kernel-gcc := tree
+deps_kernel-debug := tree
 $(foreach a,$(ARCHES),$(eval deps_kernel-$(a) := tree))
 $(foreach a,$(ARCHES),$(eval deps_kernel-stock-$(a) := tree))
 $(foreach a,$(ARCHES),$(eval deps_proof-init-$(a) := kernel-$(a)))
 deps_perf := tree
 deps_perf-stock := tree
+deps_perf-asan := tree
 deps_gcc-objects := kernel-gcc
 deps_clang-objects := kernel
 deps_debian-kernel := deps
@@ -60,6 +62,7 @@ deps_payload-debian := debian-boot debian-tags perf perf-stock rootfs
 deps_rootfs := deps
 deps_payload := kernel perf rootfs
 deps_payload-gcc := kernel-gcc perf rootfs
+deps_payload-debug := kernel-debug perf rootfs
 deps_payload-stock := kernel-stock-$(DEFAULT_ARCH) perf rootfs
 deps_export-series :=
 # Builds that are the same for every generation.
@@ -76,6 +79,11 @@ kernel: $(deps_kernel)
 
 kernel-gcc: $(deps_kernel-gcc)
 	@KCC=gcc $(STEP) kernel-gcc sh scripts/kernel.sh
+
+# The debug kernel (KCC=debug): the patched kernel with clang and the
+# generation's KCONFIGS_DEBUG (KASAN, KFENCE, lockdep), for the fuzzer.
+kernel-debug: $(deps_kernel-debug)
+	@KCC=debug $(STEP) kernel-debug sh scripts/kernel.sh
 
 # The kernel of another architecture: make kernel-s390x
 $(foreach a,$(ARCHES),kernel-$(a)): kernel-%: tree
@@ -110,6 +118,11 @@ gcc-objects: $(deps_gcc-objects)
 
 clang-objects: $(deps_clang-objects)
 	@KTARGETS="$(PLUGIN_OBJECTS)" $(STEP) clang-objects sh scripts/kernel.sh
+
+# The patched perf with AddressSanitizer and UBSan (build/perf-asan),
+# which the dwarf-asan suite runs the DWARF fixtures with.
+perf-asan: $(deps_perf-asan)
+	@$(STEP) perf-asan sh scripts/perf-asan.sh
 
 # Debian's own kernel of the generation (image, -dbg vmlinux, headers),
 # fetched into the cache; and the tagged build of the units that
@@ -155,6 +168,9 @@ payload-stock: $(deps_payload-stock)
 payload-gcc: $(deps_payload-gcc)
 	@KCC=gcc $(STEP) payload-gcc sh qemu-image/payload.sh
 
+payload-debug: $(deps_payload-debug)
+	@KCC=debug $(STEP) payload-debug sh qemu-image/payload.sh
+
 # The proof suite's /init for an architecture: make proof-init-s390x
 proof-init: $(addprefix proof-init-,$(PROOF_ARCHES))
 
@@ -194,6 +210,7 @@ needs_send := tree
 needs_series := tree
 needs_dwarf := perf
 needs_dwarf-stock := perf-stock
+needs_dwarf-asan := perf-asan
 needs_kernel-dwarf := kernel perf
 needs_debian-tags := debian-tags perf perf-stock
 GCC_SUITES := gcc-codegen gcc-clang gcc-notags gcc-dwarf gcc-stock gcc16-kconfig
@@ -202,6 +219,7 @@ $(foreach s,$(GCC_SUITES),$(eval needs_$(s) := tree perf perf-stock gcc-objects 
 needs_vm := payload
 needs_vm-gcc := payload-gcc
 needs_vm-debian := payload-debian
+needs_fuzz := kernel-debug payload-debug
 $(foreach s,$(PROOF_SUITES),$(eval needs_$(s) := $(subst proof,kernel,$(s)) \
 	$(subst proof,kernel-stock,$(s)) $(subst proof,proof-init,$(s)) perf perf-stock))
 
@@ -215,7 +233,7 @@ ALL_SUITES := lint targets parsers $(call suites_at,$(DEFAULT_GEN)) runner \
 builds_of = $(sort $(foreach s,$(1),$(if $(findstring @,$(s)),\
 	$(addsuffix @$(lastword $(subst @, ,$(s))),$(needs_$(firstword $(subst @, ,$(s))))),\
 	$(needs_$(s)))))
-VM_CLASS := vm vm-gcc vm-debian runner $(PROOF_SUITES)
+VM_CLASS := vm vm-gcc vm-debian fuzz runner $(PROOF_SUITES)
 class_of = $(foreach s,$(ALL_SUITES),$(if $(filter $(1),$(firstword $(subst @, ,$(s)))),$(s)))
 VM_SUITES := $(call class_of,$(VM_CLASS))
 GCC_ALL := $(call class_of,$(GCC_SUITES))
@@ -226,7 +244,8 @@ HOST_SUITES := $(filter-out $(VM_SUITES) $(GCC_ALL),$(ALL_SUITES))
 # generation), which that make then takes as done (-o), so that the
 # builds of both generations can run at the same time.
 GEN_TARGETS := $(sort $(foreach s,$(ALL_SUITES),$(needs_$(firstword $(subst @, ,$(s))))) \
-	tree kernel perf perf-stock payload payload-stock debian-kernel tags-tree debian-boot \
+	tree kernel kernel-debug perf perf-stock payload payload-stock payload-debug debian-kernel \
+	tags-tree debian-boot \
 	export-series $(foreach a,$(ARCHES),kernel-stock-$(a)))
 gen_dep = $(if $(filter $(GEN_FREE),$(1)),$(1),$(1)@$(2))
 $(foreach g,$(OTHER_GENS),$(foreach t,$(GEN_TARGETS),$(eval $(t)@$(g): \
@@ -242,11 +261,12 @@ BUILD_JOBS ?= $(shell getconf _NPROCESSORS_ONLN)
 # it has jobs: the longest go first, or the last kernel to start ends
 # long after everything else (a cold make check, 2 CPUs: the kernels took
 # 15 to 28 min each, every other build under 5 min; bench/measured.md).
-# First the x86_64 guest kernels, the largest (6.12's, with BTF, then
-# GCC's, which gcc-objects and payload-gcc need, then clang's, which
-# clang-objects and payload need), then every other kernel, then perf.
-BUILDS_FIRST := kernel@% gcc-objects clang-objects kernel kernel-s390x% \
-	kernel-stock-% perf@% perf perf-stock%
+# First the x86_64 guest kernels, the largest (the debug kernels with
+# KASAN, then 6.12's, with BTF, then GCC's, which
+# gcc-objects and payload-gcc need, then clang's, which clang-objects and
+# payload need), then every other kernel, then perf.
+BUILDS_FIRST := kernel-debug@% kernel-debug kernel@% gcc-objects clang-objects kernel \
+	kernel-s390x% kernel-stock-% perf@% perf perf-asan% perf-stock%
 uniq = $(if $(1),$(firstword $(1)) $(call uniq,$(filter-out $(firstword $(1)),$(1))))
 longest_first = $(call uniq,$(foreach p,$(BUILDS_FIRST),$(filter $(p),$(1))) $(1))
 CHECK_BUILDS = $(call longest_first,$(call builds_of,$(ALL_SUITES)))
@@ -301,14 +321,15 @@ bench-events:
 	@KGEN=$(BENCH_GEN) sh bench/events.sh
 
 # The probe-event fuzzer (qemu-image/fuzz/) in the guest of every
-# generation's series kernel, and of its stock kernel as the control
+# generation's debug kernel (the series with KASAN, KFENCE and lockdep),
+# and of its stock kernel as the control
 # (KSTOCK=1 builds it), in turn, for FUZZ_SECONDS of guest time each
 # (FUZZ_SEED repeats a run); its figures are in each run's TAP.
 FUZZ_SECONDS ?= 1800
 fuzz:
-	@$(MAKE) --no-print-directory KSTOCK=1 payload payload-stock \
-		$(foreach g,$(OTHER_GENS),payload@$(g) payload-stock@$(g))
-	@for g in $(DEFAULT_GEN) $(OTHER_GENS); do for k in clang stock; do \
+	@$(MAKE) --no-print-directory KSTOCK=1 payload-debug payload-stock \
+		$(foreach g,$(OTHER_GENS),payload-debug@$(g) payload-stock@$(g))
+	@for g in $(DEFAULT_GEN) $(OTHER_GENS); do for k in debug stock; do \
 		KGEN=$$g KCC=$$k FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_SEED=$(FUZZ_SEED) \
 			sh qemu-image/run.sh fuzz || exit 1; \
 	done; done

@@ -22,6 +22,10 @@
 #   CASES=file       case file (default: cases.txt next to this script)
 #   ONLY=pattern     only run the cases whose id matches this shell pattern
 #   VERBOSE=1        show perf's output for passing cases too
+#   SANITIZERS=1     PERF was built with AddressSanitizer and
+#                    UndefinedBehaviorSanitizer (make perf-asan): each of
+#                    their reports, leaks included, is kept per case and
+#                    fails the compiler's "no sanitizer report" result
 #   ABSTRACT=1       compare what matters for __user only, for compilers
 #                    whose registers, stack offsets and type names differ
 #                    from clang's (GCC): each dereference's memory (user or
@@ -53,6 +57,7 @@ ONLY=${ONLY:-*}
 VERBOSE=${VERBOSE:-0}
 NO_TAGS=${NO_TAGS:-0}
 ABSTRACT=${ABSTRACT:-0}
+SANITIZERS=${SANITIZERS:-0}
 
 # Everything a fixture is compiled with: kernel-like code generation (no
 # PIC, kernel code model, no red zone), -O2 unless the fixture asks for
@@ -168,6 +173,23 @@ run_perf() {
 	PERF_HOME=$WORK/home offline_perf "$ENVDIR/$_readme" \
 		$TIMEOUT "$PERF" probe -k "$_elf" "$@" >"$OUT" 2>"$ERR"
 	RC=$?
+	RUNS=$((RUNS + 1))
+	[ "$SANITIZERS" = 1 ] && sanitizer_reports "$_elf $*"
+	return 0
+}
+
+# sanitizer_reports RUN: move the reports that the sanitized perf wrote
+# for RUN (its log_path files, one per process) to $WORK/san.reports,
+# headed by RUN.
+sanitizer_reports() {
+	for _r in "$WORK"/san.log.*; do
+		[ -f "$_r" ] || continue
+		{
+			printf '=== perf probe -k %s\n' "$1"
+			cat "$_r"
+		} >>"$WORK/san.reports"
+		rm -f "$_r"
+	done
 }
 
 # build_fixtures CC: build $WORK/<fixture>.vmlinux for every fixture
@@ -362,14 +384,34 @@ worker() {
 	WORK=$BUILD/$1
 	OUT=$WORK/out
 	ERR=$WORK/err
+	RUNS=0
 	rm -rf "$WORK"
 	mkdir -p "$WORK/home"
+	if [ "$SANITIZERS" = 1 ]; then
+		# Reports go to files, so that perf's stderr stays what the
+		# cases compare; perf's exit status is left alone (a case
+		# fails on it where it matters), the reports count below.
+		export ASAN_OPTIONS="log_path=$WORK/san.log:detect_leaks=1:exitcode=0:symbolize=1"
+		export UBSAN_OPTIONS="log_path=$WORK/san.log:print_stacktrace=1"
+		: >"$WORK/san.reports"
+	fi
 	if command -v "$1" >/dev/null 2>&1; then
 		build_fixtures "$1"
 	else
 		skip "$1: build fixtures" "$1 is not installed"
 	fi
 	run_cases "$1"
+	if [ "$SANITIZERS" = 1 ]; then
+		if [ "$RUNS" -eq 0 ]; then
+			not_ok "$1: no sanitizer report from perf: perf never ran"
+		elif [ -s "$WORK/san.reports" ]; then
+			not_ok "$1: no sanitizer report from perf"
+			diag "$(grep -c '^=== ' "$WORK/san.reports") run(s) with reports, all in $WORK/san.reports; the first:"
+			diag "$(sed -n '1,40p' "$WORK/san.reports")"
+		else
+			ok "$1: no sanitizer report from perf in $RUNS runs (AddressSanitizer, LeakSanitizer, UBSan)"
+		fi
+	fi
 }
 
 # report: the records of the workers as TAP, then the summary
@@ -395,6 +437,12 @@ tap_header
 printf 'perf: %s (EXPECT=%s)\nbuild: %s\n' "$PERF" "$EXPECT" "$BUILD" | tap_diag
 
 [ -x "$PERF" ] || bail "no perf binary at $PERF (set PERF=...)"
+# SANITIZERS=1 with a perf that has no sanitizer would find nothing.
+if [ "$SANITIZERS" = 1 ]; then
+	for _s in __asan_init __ubsan_handle_; do
+		grep -q "$_s" "$PERF" || bail "SANITIZERS=1: $PERF has no $_s (build it with make perf-asan)"
+	done
+fi
 [ -f "$CASES" ] || bail "no case file $CASES"
 LD=$(first_tool ld.lld ld.lld-16 ld.lld-14 ld) || bail "no linker found"
 DWARFDUMP=$(first_tool llvm-dwarfdump llvm-dwarfdump-16 llvm-dwarfdump-14) || DWARFDUMP=

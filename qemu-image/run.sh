@@ -69,6 +69,8 @@ if [ "$mode" = fuzz ]; then
 	case ${FUZZ_SECONDS:-60} in '' | *[!0-9]*) die "FUZZ_SECONDS=$FUZZ_SECONDS: a number of seconds" ;; esac
 	case ${FUZZ_SEED:-1} in '' | *[!0-9]*) die "FUZZ_SEED=$FUZZ_SEED: a number" ;; esac
 	cmdline="$cmdline uaccess.fuzz_seconds=${FUZZ_SECONDS:-60}${FUZZ_SEED:+ uaccess.fuzz_seed=$FUZZ_SEED}"
+	# fuzz/debug-kernel.sh checks that its checks are live
+	[ "$KCC" = debug ] && cmdline="$cmdline uaccess.debug_kernel=1"
 	# the campaign, and the boot and the checks around it
 	timeout=${VM_TIMEOUT:-$((${FUZZ_SECONDS:-60} + 600))}
 fi

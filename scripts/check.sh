@@ -7,13 +7,15 @@
 #
 #   check.sh SUITE...      host suites: lint, targets, parsers, patches, send,
 #                          series,
-#                          dwarf, dwarf-stock, kernel-dwarf, debian-tags (perf
+#                          dwarf, dwarf-stock, dwarf-asan (perf with the
+#                          sanitizers), kernel-dwarf, debian-tags (perf
 #                          on Debian's own kernel); GCC user_dwarf plugin
 #                          (dwarf-tests/gcc-plugin/): gcc-codegen, gcc-clang,
 #                          gcc-notags, gcc-dwarf, gcc-stock; gcc16-kconfig
 #                          (GCC 16 kernels with BTF get type tags);
 #                          VM: vm, vm-gcc (the GCC kernel), vm-debian
-#                          (Debian's own kernel, its tests), runner,
+#                          (Debian's own kernel, its tests), fuzz (the
+#                          probe-event fuzzer's smoke), runner,
 #                          proof-ARCH (the proof suite on ARCH, e.g.
 #                          proof-s390x)
 #   SUITE@GEN              SUITE on kernel generation GEN (KGEN=GEN), e.g.
@@ -48,6 +50,12 @@ suite_cmd() {
 		PERF=$STOCK_PERF EXPECT=stock BUILD=$BUILD/dwarf-tests$GEN_TAG-stock \
 			sh "$TOP/dwarf-tests/run.sh"
 		;;
+	dwarf-asan)
+		# The same fixtures and expectations, with the perf built with
+		# the sanitizers: any report of theirs fails.
+		PERF=$(sh "$TOP/scripts/perf-asan.sh" --path) SANITIZERS=1 \
+			BUILD=$BUILD/dwarf-tests$GEN_TAG-asan sh "$TOP/dwarf-tests/run.sh"
+		;;
 	kernel-dwarf) sh "$TOP/dwarf-tests/kernel-tags.sh" ;;
 	debian-tags) sh "$TOP/dwarf-tests/debian-tags.sh" ;;
 	gcc-codegen) sh "$TOP/dwarf-tests/gcc-plugin/compare.sh" codegen ;;
@@ -59,6 +67,13 @@ suite_cmd() {
 	vm) sh "$TOP/qemu-image/run.sh" check ;;
 	vm-gcc) KCC=gcc sh "$TOP/qemu-image/run.sh" check ;;
 	vm-debian) KCC=debian TESTS=debian-kernel sh "$TOP/qemu-image/run.sh" check ;;
+	fuzz)
+		# The fuzzer's smoke on the debug kernel (make fuzz runs the
+		# campaign): a fixed seed, so that a failure here repeats with
+		# make fuzz FUZZ_SEED=1 FUZZ_SECONDS=90.
+		KCC=debug FUZZ_SECONDS=${FUZZ_SMOKE_SECONDS:-90} FUZZ_SEED=${FUZZ_SMOKE_SEED:-1} \
+			sh "$TOP/qemu-image/run.sh" fuzz
+		;;
 	runner) sh "$TOP/qemu-image/selftest.sh" ;;
 	parsers) sh "$TOP/qemu-image/parsers.sh" ;;
 	proof-*)
@@ -180,7 +195,7 @@ reported=
 report() {
 	msg "# === suite $1"
 	_shown=tap
-	case ${1%@*} in vm | vm-gcc | vm-debian) _shown=err ;; esac
+	case ${1%@*} in vm | vm-gcc | vm-debian | fuzz) _shown=err ;; esac
 	if [ -f "$out/$1.replayed" ]; then
 		cat "$out/$1.replayed"
 		_shown=tap

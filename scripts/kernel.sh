@@ -8,6 +8,9 @@
 # qemu-image/arch/$ARCH.conf.  Every option in the fragments must survive
 # into the final .config.
 #
+# KCC=debug builds the patched kernel with clang and the generation's
+# KCONFIGS_DEBUG last (KASAN, lockdep: the fuzzer's smoke boots it).
+#
 # KCC=stock builds the stock kernel: the same configuration, with clang,
 # from the tree without the series ($STOCK_TREE, a worktree at tag
 # "base"); the fragments' options that only the series adds, which its
@@ -36,6 +39,13 @@ if [ "$KCC" = gcc ]; then
 	[ -f "$TREE/scripts/gcc-plugins/user_dwarf_plugin.c" ] ||
 		die "KCC=gcc: $TREE has no user_dwarf plugin (scripts/gcc-plugins/user_dwarf_plugin.c)"
 	for f in $KCONFIGS_GCC; do
+		case $f in /*) frags="$frags $f" ;; *) frags="$frags $TOP/$f" ;; esac
+	done
+fi
+if [ "$KCC" = debug ]; then
+	[ -n "$KCONFIGS_DEBUG" ] ||
+		die "KCC=debug: ${GEN_CONF#"$TOP"/} names no KCONFIGS_DEBUG"
+	for f in $KCONFIGS_DEBUG; do
 		case $f in /*) frags="$frags $f" ;; *) frags="$frags $TOP/$f" ;; esac
 	done
 fi

@@ -46,7 +46,7 @@ load_generation() {
 	GEN_CONF=$GEN_DIR/$1.conf
 	[ -f "$GEN_CONF" ] || die "no kernel generation '$1': no ${GEN_CONF#"$TOP"/} (known: $(list_descriptors "$GEN_DIR"))"
 	KGEN_NAME='' SRC_PKG='' SRC_TARBALL='' KSERIES='' PSERIES='' TAGS_SERIES=''
-	KCONFIGS='' KCONFIGS_GCC='' TRACEFS_README='' SUITES='' KNOWN_FAILURES='' GUEST_BTF='' KERNEL_DWARF_CASES=''
+	KCONFIGS='' KCONFIGS_GCC='' KCONFIGS_DEBUG='' TRACEFS_README='' SUITES='' KNOWN_FAILURES='' GUEST_BTF='' KERNEL_DWARF_CASES=''
 	DEBIAN_TAGS_CASES='' PROOF_CASES=''
 	# shellcheck source=../kernel/generations/6.1.conf
 	. "$GEN_CONF"
@@ -126,10 +126,12 @@ TAGS_TREE=$TREE-tags
 # KCC=stock: the stock kernel, built with clang from the tree without
 # the series (tag "base", the worktree $STOCK_TREE), in the same
 # configuration: the control of the proof suite's "btf" cases.
+# KCC=debug: the patched kernel built with clang and the generation's
+# KCONFIGS_DEBUG (KASAN, lockdep...), which the fuzzer's smoke boots.
 KCC=${KCC:-clang}
 case $KCC in
-clang | gcc | debian | stock) ;;
-*) die "unsupported KCC=$KCC (clang, gcc, debian, stock)" ;;
+clang | gcc | debian | stock | debug) ;;
+*) die "unsupported KCC=$KCC (clang, gcc, debian, stock, debug)" ;;
 esac
 # The trees without the series and their perf builds are in build/stock/,
 # named as those of the patched tree are in build/: perf compiles the
@@ -141,7 +143,7 @@ STOCK_TREE=$BUILD/stock/linux$GEN_TAG
 # x86_64-gcc, 6.12-x86_64...
 variant() {
 	_var=${GEN_TAG#-}${GEN_TAG:+-}$ARCH
-	case $1 in gcc | debian | stock) _var=$_var-$1 ;; esac
+	case $1 in gcc | debian | stock | debug) _var=$_var-$1 ;; esac
 	printf '%s\n' "$_var"
 }
 kobj() { printf '%s\n' "$BUILD/kernel-$(variant "$1")"; }

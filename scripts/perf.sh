@@ -25,6 +25,9 @@ set -- -C "$src/tools/perf" O="$out" CC=gcc NO_LIBPYTHON=1 NO_LIBPERL=1 \
 	NO_LIBBABELTRACE=1 NO_JVMTI=1 NO_GTK2=1 NO_SLANG=1 NO_LIBUNWIND=1 \
 	NO_LIBCRYPTO=1 NO_LIBBPF=1 NO_BPF_SKEL=1 NO_SHELLCHECK=1 NO_LIBLLVM=1 \
 	NO_CAPSTONE=1 WERROR=0 -j"$(ncpus)"
+# PERF_CFLAGS: more compiler flags, for every object and the link
+# (scripts/perf-asan.sh: the sanitizers).
+[ -z "${PERF_CFLAGS:-}" ] || set -- "$@" EXTRA_CFLAGS="$PERF_CFLAGS"
 
 # Through ccache, in the cache shared with the kernel builds.  The
 # trees of one generation (the patched one in build/, the stock one in
