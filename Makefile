@@ -211,6 +211,7 @@ needs_series := tree
 needs_dwarf := perf
 needs_dwarf-stock := perf-stock
 needs_dwarf-asan := perf-asan
+needs_dwarf-fuzz := perf-asan
 needs_kernel-dwarf := kernel perf
 needs_debian-tags := debian-tags perf perf-stock
 GCC_SUITES := gcc-codegen gcc-clang gcc-notags gcc-dwarf gcc-stock gcc16-kconfig
@@ -326,6 +327,9 @@ bench-events:
 # (KSTOCK=1 builds it), in turn, for FUZZ_SECONDS of guest time each
 # (FUZZ_SEED repeats a run); its figures are in each run's TAP.
 FUZZ_SECONDS ?= 1800
+# Then the DWARF mutation fuzzer (dwarf-tests/fuzz-dwarf.sh) with the
+# sanitized perf of every generation, FUZZ_DWARF_INPUTS inputs each.
+FUZZ_DWARF_INPUTS ?= 100000
 fuzz:
 	@$(MAKE) --no-print-directory KSTOCK=1 payload-debug payload-stock \
 		$(foreach g,$(OTHER_GENS),payload-debug@$(g) payload-stock@$(g))
@@ -333,6 +337,11 @@ fuzz:
 		KGEN=$$g KCC=$$k FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_SEED=$(FUZZ_SEED) \
 			sh qemu-image/run.sh fuzz || exit 1; \
 	done; done
+	@$(MAKE) --no-print-directory perf-asan $(foreach g,$(OTHER_GENS),perf-asan@$(g))
+	@for g in $(DEFAULT_GEN) $(OTHER_GENS); do \
+		KGEN=$$g INPUTS=$(FUZZ_DWARF_INPUTS) SEED=$(or $(FUZZ_SEED),1) \
+			sh dwarf-tests/fuzz-dwarf.sh || exit 1; \
+	done
 
 bench-gcc-plugin: gcc-objects
 	@sh dwarf-tests/gcc-plugin/compare.sh cost

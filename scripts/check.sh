@@ -8,7 +8,8 @@
 #   check.sh SUITE...      host suites: lint, targets, parsers, patches, send,
 #                          series,
 #                          dwarf, dwarf-stock, dwarf-asan (perf with the
-#                          sanitizers), kernel-dwarf, debian-tags (perf
+#                          sanitizers), dwarf-fuzz (mutated DWARF),
+#                          kernel-dwarf, debian-tags (perf
 #                          on Debian's own kernel); GCC user_dwarf plugin
 #                          (dwarf-tests/gcc-plugin/): gcc-codegen, gcc-clang,
 #                          gcc-notags, gcc-dwarf, gcc-stock; gcc16-kconfig
@@ -55,6 +56,12 @@ suite_cmd() {
 		# the sanitizers: any report of theirs fails.
 		PERF=$(sh "$TOP/scripts/perf-asan.sh" --path) SANITIZERS=1 \
 			BUILD=$BUILD/dwarf-tests$GEN_TAG-asan sh "$TOP/dwarf-tests/run.sh"
+		;;
+	dwarf-fuzz)
+		# The DWARF mutation fuzzer's smoke (make fuzz runs the
+		# campaign), seed 1: a failure repeats with the same INPUTS.
+		INPUTS=${FUZZ_SMOKE_INPUTS:-200} SEED=${FUZZ_SMOKE_SEED:-1} \
+			sh "$TOP/dwarf-tests/fuzz-dwarf.sh"
 		;;
 	kernel-dwarf) sh "$TOP/dwarf-tests/kernel-tags.sh" ;;
 	debian-tags) sh "$TOP/dwarf-tests/debian-tags.sh" ;;
