@@ -125,10 +125,14 @@ export_one() { # folder commit-list
 	rm -rf "$out"
 	cl=
 	[ "$total" -gt 1 ] && cl=--cover-letter
+	# A blank line of context is an empty line, not a lone space
+	# (diff.suppressBlankEmpty; git am takes either): checkpatch run
+	# on a patch file that git tracks, as in this repository, checks it
+	# as a source file, where the space is trailing whitespace.
 	# shellcheck disable=SC2086 # $cl: one option or none
 	GIT_COMMITTER_NAME=$ident_name GIT_COMMITTER_EMAIL=$ident_mail \
 		git -C "$wt" -c format.coverFromDescription=default \
-		format-patch -q --zero-commit --no-signature -v "$ver" $cl \
+		-c diff.suppressBlankEmpty=true format-patch -q --zero-commit --no-signature -v "$ver" $cl \
 		--base=base -o "$out" base..HEAD
 
 	# Each patch's changelog, below its first '---'
