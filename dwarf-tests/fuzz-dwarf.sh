@@ -84,8 +84,7 @@ offline_perf_env "$BUILD/env/none" none || tap_bail "cannot create $BUILD/env/no
 worker() {
 	_w=$BUILD/w$1
 	mkdir -p "$_w/home"
-	export ASAN_OPTIONS="log_path=$_w/san.log:detect_leaks=1:exitcode=0"
-	export UBSAN_OPTIONS="log_path=$_w/san.log:print_stacktrace=1"
+	sanitizer_env "$_w"
 	_i=$(($1 + 1))
 	while [ "$_i" -le "$INPUTS" ]; do
 		_line=$(sed -n "$(((_i - 1) % ncases + 1))p" "$BUILD/cases")
@@ -103,14 +102,9 @@ worker() {
 			"$FUZZ_PERF" probe -k "$_w/input.elf" "$_opt" "$_arg" >"$_w/out" 2>&1
 		_rc=$?
 		_t=$(($(date +%s) - _t0))
-		_why=
-		# perf exits with 255, 254, 234... on errors: only SIGILL,
-		# SIGABRT, SIGBUS, SIGFPE and SIGSEGV are crashes.
-		case $_rc in
-		124 | 137) _why=timeout ;;
-		132 | 134 | 135 | 136 | 139) _why=signal ;;
-		esac
-		if ls "$_w"/san.log.* >/dev/null 2>&1; then
+		_why=$(perf_crash "$_rc")
+		rm -f "$_w/report"
+		if sanitizer_take "$_w" "$_w/report" "perf probe -k input.elf $_opt '$_arg'"; then
 			_why="${_why:+$_why, }sanitizer"
 		fi
 		echo "$_i $_rc $_t"
@@ -120,12 +114,11 @@ worker() {
 			cp "$_w/input.elf" "$_f/input.elf"
 			cp "$_w/mutations" "$_f/mutations"
 			cp "$_w/out" "$_f/output"
-			cat "$_w"/san.log.* >"$_f/report" 2>/dev/null
+			[ ! -f "$_w/report" ] || cp "$_w/report" "$_f/report"
 			printf 'fixture %s, seed %s: perf probe -k input.elf %s %s (README %s): %s, exit %s\n' \
 				"$_fx" "$_seed" "$_opt" "'$_arg'" "$_readme" "$_why" "$_rc" >"$_f/what"
 			printf '%s|%s %s|%s\n' "$_fx" "$_opt" "$_arg" "$_why" >"$_f/key"
 		fi
-		rm -f "$_w"/san.log.*
 		_i=$((_i + JOBS))
 	done
 }

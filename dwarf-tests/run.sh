@@ -174,22 +174,9 @@ run_perf() {
 		$TIMEOUT "$PERF" probe -k "$_elf" "$@" >"$OUT" 2>"$ERR"
 	RC=$?
 	RUNS=$((RUNS + 1))
-	[ "$SANITIZERS" = 1 ] && sanitizer_reports "$_elf $*"
+	[ "$SANITIZERS" = 1 ] &&
+		sanitizer_take "$WORK" "$WORK/san.reports" "perf probe -k $_elf $*"
 	return 0
-}
-
-# sanitizer_reports RUN: move the reports that the sanitized perf wrote
-# for RUN (its log_path files, one per process) to $WORK/san.reports,
-# headed by RUN.
-sanitizer_reports() {
-	for _r in "$WORK"/san.log.*; do
-		[ -f "$_r" ] || continue
-		{
-			printf '=== perf probe -k %s\n' "$1"
-			cat "$_r"
-		} >>"$WORK/san.reports"
-		rm -f "$_r"
-	done
 }
 
 # build_fixtures CC: build $WORK/<fixture>.vmlinux for every fixture
@@ -279,11 +266,8 @@ check_case() {
 		fi
 		;;
 	esac
-	# perf exits with 255, 254, 234... on errors; a timeout (124) or a
-	# signal (SIGILL, SIGABRT, SIGBUS, SIGFPE, SIGKILL, SIGSEGV) is a crash.
-	case $RC in
-	124 | 132 | 134 | 135 | 136 | 137 | 139) _good=0 ;;
-	esac
+	# A timeout or a signal is a crash, not an answer.
+	[ -z "$(perf_crash "$RC")" ] || _good=0
 	printf 'G %s\t%s\t%s\n' "$_desc" "$_got" "$RC"
 	if [ $_good -eq 1 ]; then
 		ok "$_desc"
@@ -391,8 +375,7 @@ worker() {
 		# Reports go to files, so that perf's stderr stays what the
 		# cases compare; perf's exit status is left alone (a case
 		# fails on it where it matters), the reports count below.
-		export ASAN_OPTIONS="log_path=$WORK/san.log:detect_leaks=1:exitcode=0:symbolize=1"
-		export UBSAN_OPTIONS="log_path=$WORK/san.log:print_stacktrace=1"
+		sanitizer_env "$WORK"
 		: >"$WORK/san.reports"
 	fi
 	if command -v "$1" >/dev/null 2>&1; then
@@ -438,10 +421,8 @@ printf 'perf: %s (EXPECT=%s)\nbuild: %s\n' "$PERF" "$EXPECT" "$BUILD" | tap_diag
 
 [ -x "$PERF" ] || bail "no perf binary at $PERF (set PERF=...)"
 # SANITIZERS=1 with a perf that has no sanitizer would find nothing.
-if [ "$SANITIZERS" = 1 ]; then
-	for _s in __asan_init __ubsan_handle_; do
-		grep -q "$_s" "$PERF" || bail "SANITIZERS=1: $PERF has no $_s (build it with make perf-asan)"
-	done
+if [ "$SANITIZERS" = 1 ] && ! sanitized_perf "$PERF"; then
+	bail "SANITIZERS=1: $PERF has no AddressSanitizer and UBSan (build it with make perf-asan)"
 fi
 [ -f "$CASES" ] || bail "no case file $CASES"
 LD=$(first_tool ld.lld ld.lld-16 ld.lld-14 ld) || bail "no linker found"

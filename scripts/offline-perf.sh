@@ -47,3 +47,45 @@ offline_perf_instructions() {
 		{ tail -n 20 "$_opi_dir/valgrind.err" >&2; die "$1 failed under callgrind"; }
 	sed -n 's/^summary: //p' "$_opi_dir/callgrind.out"
 }
+
+# perf_crash RC: what perf's exit status RC says went wrong, if anything
+# but an error: "timeout" (timeout's 124, or its SIGKILL), "signal"
+# (SIGILL, SIGABRT, SIGBUS, SIGFPE, SIGSEGV), else nothing.  perf exits
+# with 255, 254, 234... on errors, which are answers, not crashes.
+perf_crash() {
+	case $1 in
+	124 | 137) echo timeout ;;
+	132 | 134 | 135 | 136 | 139) echo signal ;;
+	esac
+}
+
+# The sanitized perf (make perf-asan), run offline:
+#   sanitized_perf PERF         fail unless PERF has ASan and UBSan
+#   sanitizer_env DIR           export ASAN_OPTIONS and UBSAN_OPTIONS: the
+#                               reports go to DIR/san.log.PID (perf's
+#                               stderr stays what the cases compare,
+#                               its exit status is left alone)
+#   sanitizer_take DIR OUT HEAD move the reports in DIR to OUT, headed by
+#                               HEAD; fail if there was none
+sanitized_perf() {
+	grep -q __asan_init "$1" && grep -q __ubsan_handle_ "$1"
+}
+
+sanitizer_env() {
+	export ASAN_OPTIONS="log_path=$1/san.log:detect_leaks=1:exitcode=0:symbolize=1"
+	export UBSAN_OPTIONS="log_path=$1/san.log:print_stacktrace=1"
+}
+
+sanitizer_take() {
+	_st=1
+	for _sr in "$1"/san.log.*; do
+		[ -f "$_sr" ] || continue
+		{
+			printf '=== %s\n' "$3"
+			cat "$_sr"
+		} >>"$2"
+		rm -f "$_sr"
+		_st=0
+	done
+	return $_st
+}
