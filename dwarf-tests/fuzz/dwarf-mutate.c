@@ -60,11 +60,13 @@ struct die {
 	int depth;
 };
 
-/* An abbreviation: where its tag and its attributes' forms are. */
+/* An abbreviation: its shape, and where its tag and forms are. */
 struct abbrev {
+	uint32_t code, tag;
+	int children;
 	uint64_t tag_pos;	/* in .debug_abbrev */
-	uint32_t tag;
 	int tag_len;
+	uint64_t attr_pos;	/* its attribute list, in .debug_abbrev */
 	uint64_t form_pos[64];
 	int nforms;
 };
@@ -167,18 +169,19 @@ static int find_sections(void)
 	return sect[S_INFO].found && sect[S_ABBREV].found ? 0 : -1;
 }
 
-/* A unit's abbreviation table, at off in .debug_abbrev. */
+/* A unit's abbreviation table: abbrevs[first] to abbrevs[first + n - 1]. */
 struct table {
-	uint64_t off;
+	size_t first, n;
 };
 
-/* Record the tag and form positions of the table's abbreviations. */
+/* Read the abbreviation table at off in .debug_abbrev into abbrevs[]. */
 static int read_abbrevs(struct table *t, uint64_t off)
 {
 	const unsigned char *a = buf + sect[S_ABBREV].off;
 	uint64_t end = sect[S_ABBREV].size, pos = off, code, tag, at, form, c;
 
-	t->off = off;
+	t->first = nabbrevs;
+	t->n = 0;
 	while (pos < end) {
 		struct abbrev *ab;
 		uint64_t tpos;
@@ -191,11 +194,13 @@ static int read_abbrevs(struct table *t, uint64_t off)
 		if (nabbrevs >= MAX_ABBREV)
 			return -1;
 		ab = &abbrevs[nabbrevs];
-		ab->tag_pos = tpos;
+		ab->code = code;
 		ab->tag = tag;
+		ab->tag_pos = tpos;
 		ab->tag_len = pos - tpos;
+		ab->children = a[pos++];
+		ab->attr_pos = pos;
 		ab->nforms = 0;
-		pos++;		/* DW_CHILDREN_* */
 		for (;;) {
 			uint64_t fpos;
 
@@ -212,40 +217,20 @@ static int read_abbrevs(struct table *t, uint64_t off)
 				ab->form_pos[ab->nforms++] = fpos;
 		}
 		nabbrevs++;
+		t->n++;
 	}
 	return 0;
 }
 
-/* Where the abbreviation CODE's attribute list starts. */
-static uint64_t abbrev_attrs(const struct table *t, uint32_t code, uint32_t *tag,
-			     int *children)
+/* The abbreviation CODE of table t, or NULL. */
+static const struct abbrev *find_abbrev(const struct table *t, uint64_t code)
 {
-	const unsigned char *a = buf + sect[S_ABBREV].off;
-	uint64_t end = sect[S_ABBREV].size, pos = t->off, c, v;
+	size_t i;
 
-	while (pos < end) {
-		if (uleb(a, &pos, end, &c) || !c)
-			return 0;
-		if (uleb(a, &pos, end, &v) || pos >= end)
-			return 0;
-		if (c == code) {
-			*tag = v;
-			*children = a[pos];
-			return pos + 1;
-		}
-		pos++;
-		for (;;) {
-			uint64_t at, form;
-
-			if (uleb(a, &pos, end, &at) || uleb(a, &pos, end, &form))
-				return 0;
-			if (!at && !form)
-				break;
-			if (form == 0x21 && uleb(a, &pos, end, &v))
-				return 0;
-		}
-	}
-	return 0;
+	for (i = t->first; i < t->first + t->n; i++)
+		if (abbrevs[i].code == code)
+			return &abbrevs[i];
+	return NULL;
 }
 
 /* The size of a value of FORM at pos; -1 if unknown or past end. */
@@ -323,8 +308,7 @@ static void read_info(void)
 			goto next_cu;
 		while (pos < end) {
 			uint64_t code, ap, dpos = pos, at, form, v;
-			uint32_t tag;
-			int children;
+			const struct abbrev *ab;
 
 			if (uleb(d, &pos, end, &code))
 				break;
@@ -332,17 +316,15 @@ static void read_info(void)
 				depth--;
 				continue;
 			}
-			ap = abbrev_attrs(&t, code, &tag, &children);
-			if (!ap)
+			ab = find_abbrev(&t, code);
+			if (!ab)
 				break;
-			if (ndies < MAX_DIES) {
-				dies[ndies].pos = dpos;
-				dies[ndies].cu = cu;
-				dies[ndies].cu_end = end;
-				dies[ndies].code = code;
-				dies[ndies].tag = tag;
-				dies[ndies++].depth = depth;
-			}
+			if (ndies < MAX_DIES)
+				dies[ndies++] = (struct die){
+					.pos = dpos, .cu = cu, .cu_end = end,
+					.code = code, .tag = ab->tag, .depth = depth,
+				};
+			ap = ab->attr_pos;
 			for (;;) {
 				const unsigned char *a = buf + sect[S_ABBREV].off;
 				uint64_t aend = sect[S_ABBREV].size;
@@ -357,18 +339,15 @@ static void read_info(void)
 				n = form_size(form, pos, end, addr, 4, 0);
 				if (n < 0)
 					goto next_cu;
-				if (nattrs < MAX_ATTRS) {
-					attrs[nattrs].pos = pos;
-					attrs[nattrs].die = dpos;
-					attrs[nattrs].cu = cu;
-					attrs[nattrs].cu_end = end;
-					attrs[nattrs].tag = tag;
-					attrs[nattrs].name = at;
-					attrs[nattrs++].form = form;
-				}
+				if (nattrs < MAX_ATTRS)
+					attrs[nattrs++] = (struct attr){
+						.pos = pos, .die = dpos, .cu = cu,
+						.cu_end = end, .tag = ab->tag,
+						.name = at, .form = form,
+					};
 				pos += n;
 			}
-			if (children)
+			if (ab->children)
 				depth++;
 		}
 next_cu:
