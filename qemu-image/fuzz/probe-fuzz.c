@@ -15,7 +15,9 @@
  * that hit it (openat and symlinkat of strings in pages that are mapped
  * and unmapped under them, execve, clone3, sched_setscheduler,
  * nanosleep, the test module's trigger); its removal while enabled must
- * fail, its removal after must succeed.  A thread switches the strict
+ * fail, its removal after must succeed.  An event on a function that the
+ * workload calls, and every event and tracepoint probe, stays enabled
+ * over the rounds of the next RESIDENTS such events.  A thread switches the strict
  * mode (kernel.trace_probe_strict_uaccess) at random, and the test module
  * is unloaded and loaded again under its probes now and then.
  *
@@ -27,8 +29,8 @@
  * Output: "probe-fuzz: seed N" first (run it again with -s N: the same
  * definitions in the same order), then one line per finding, then the
  * figures: definitions tried, accepted, rejected (by the reason the
- * kernel's error_log gives), probe hits (entries written to the trace
- * buffer while enabled), splats.  Exit status 0 when nothing was found.
+ * kernel's error_log gives), probe hits (entries the events wrote to the
+ * trace buffer, those it lost included), splats.  Exit status 0 when nothing was found.
  *
  *   probe-fuzz [-s SEED] [-t SECONDS] [-n ROUNDS] [-v]
  */
@@ -62,6 +64,7 @@
 #define MAX_EVENTS	512
 #define MAX_REASONS	64
 #define DEF_LEN		4096
+#define RESIDENTS	8	/* events left enabled across rounds */
 
 /*
  * xorshift64*: small, and the same sequence for the same seed everywhere.
@@ -125,7 +128,18 @@ static struct {
 static unsigned int nreasons;
 
 static unsigned long tried, accepted, rejected, hits, splats, findings;
-static unsigned long busy_refused;
+static unsigned long busy_refused, made_resident;
+/*
+ * Accepted events on functions the workload calls (and event and
+ * tracepoint probes) stay enabled for the rounds of the next RESIDENTS
+ * such events, so that they are hit for seconds, not for one round's
+ * 20 ms; the oldest is disabled and removed when a new one comes.
+ */
+static long residents[RESIDENTS];
+static char *resident_defs[RESIDENTS];
+static unsigned int nresidents;
+static int def_hot;	/* the last definition's target is hot */
+static unsigned long hits_base;	/* the trace buffer's count at its reset */
 static atomic_int stop;
 static int verbose;
 static int kmsg_fd = -1;
@@ -409,10 +423,12 @@ static void fetcharg(char *buf, size_t *len, char kind, int ret, int depth)
 static const char *function(int *mod)
 {
 	*mod = nmod_funcs && chance(20);
+	def_hot = 1;
 	if (*mod)
 		return mod_funcs[pick(nmod_funcs)];
 	if (nhot && chance(60))
 		return hot[pick(nhot)];
+	def_hot = 0;
 	return funcs[pick(nfuncs)];
 }
 
@@ -433,6 +449,7 @@ static int definition(char *def, unsigned long n)
 		 ((kind == 'e' || kind == 't') && !nevents) ||
 		 ((kind == 'p' || kind == 'r' || kind == 'f') && !nfuncs));
 
+	def_hot = kind == 't' || kind == 'e';
 	switch (kind) {
 	case 'p':
 	case 'r': {
@@ -568,6 +585,9 @@ static void check_kmsg(void)
 				splats++;
 				printf("probe-fuzz: SPLAT: %s", msg);
 				printf("probe-fuzz:   definition in flight: %s\n", in_flight);
+				for (unsigned int r = 0; r < nresidents; r++)
+					printf("probe-fuzz:   enabled since an earlier round: %s\n",
+					       resident_defs[r]);
 				fflush(stdout);
 				break;
 			}
@@ -671,10 +691,55 @@ static void *strict_worker(void *arg)
 
 /* --- the rounds -------------------------------------------------------- */
 
+/*
+ * Write the removal DEL ("-:fuzz/eN").  Every removal command, refused or
+ * not, resets the trace buffer (trace_dynevent.c: the records could name
+ * the event): count what the events wrote up to it first.
+ */
+static int remove_event(const char *del)
+{
+	int err;
+
+	hits += buffer_entries() - hits_base;
+	err = write_file(TRACEFS "/dynamic_events", del, O_APPEND);
+	hits_base = buffer_entries();
+	return err;
+}
+
+/* Disable and remove event fuzz/eN, which is enabled. */
+static void retire(long n)
+{
+	char path[256], del[64];
+	int err;
+
+	snprintf(path, sizeof(path), TRACEFS "/events/fuzz/e%ld/enable", n);
+	snprintf(del, sizeof(del), "-:fuzz/e%ld", n);
+	err = write_file(path, "0", 0);
+	if (err)
+		finding("disabling the event fuzz/e%ld failed: %s", n, strerror(-err));
+	err = remove_event(del);
+	if (err && err != -ENOENT)
+		finding("removing the disabled event fuzz/e%ld failed: %s", n, strerror(-err));
+}
+
+/* Keep event fuzz/eN (DEF) enabled; retire the oldest one if need be. */
+static void make_resident(long n, const char *def)
+{
+	if (nresidents == RESIDENTS) {
+		retire(residents[0]);
+		free(resident_defs[0]);
+		nresidents--;
+		memmove(residents, residents + 1, sizeof(*residents) * nresidents);
+		memmove(resident_defs, resident_defs + 1, sizeof(*resident_defs) * nresidents);
+	}
+	residents[nresidents] = n;
+	resident_defs[nresidents++] = strdup(def);
+	made_resident++;
+}
+
 static void round_once(unsigned long n)
 {
 	char def[DEF_LEN] = "", path[256], del[64];
-	unsigned long before;
 	int err;
 	struct timespec ts = { 0, 20000000 };
 
@@ -694,8 +759,6 @@ static void round_once(unsigned long n)
 	accepted++;
 	snprintf(path, sizeof(path), TRACEFS "/events/fuzz/e%lu/enable", n);
 	snprintf(del, sizeof(del), "-:fuzz/e%lu", n);
-	write_file(TRACEFS "/trace", "", O_TRUNC);
-	before = buffer_entries();
 	err = write_file(path, "1", 0);
 	if (err && err != -ENOENT && err != -EINVAL && err != -ENODEV) {
 		/* an event on an unloaded module, or one ftrace refuses */
@@ -705,7 +768,7 @@ static void round_once(unsigned long n)
 		nanosleep(&ts, NULL);
 		/* removing an enabled event must be refused */
 		if (chance(20)) {
-			int e = write_file(TRACEFS "/dynamic_events", del, O_APPEND);
+			int e = remove_event(del);
 
 			if (!e)
 				finding("an enabled event was removed");
@@ -714,15 +777,21 @@ static void round_once(unsigned long n)
 		}
 		if (has_module && chance(3)) {
 			/* the module goes and comes back under its probes */
+			hits += buffer_entries() - hits_base;	/* it resets the buffer */
 			if (system("rmmod " MODULE " 2>/dev/null; modprobe " MODULE) != 0)
 				has_module = access(MODULE_RUN, W_OK) == 0;
+			hits_base = buffer_entries();
+		}
+		if (def_hot) {
+			make_resident((long)n, def);
+			check_kmsg();
+			return;
 		}
 		err = write_file(path, "0", 0);
 		if (err)
 			finding("disabling the event failed: %s", strerror(-err));
-		hits += buffer_entries() - before;
 	}
-	err = write_file(TRACEFS "/dynamic_events", del, O_APPEND);
+	err = remove_event(del);
 	if (err && err != -ENOENT)
 		finding("removing the disabled event failed: %s", strerror(-err));
 	check_kmsg();
@@ -788,6 +857,9 @@ int main(int argc, char **argv)
 	if (kmsg_fd >= 0)
 		lseek(kmsg_fd, 0, SEEK_END);
 	write_file(TRACEFS "/error_log", "", O_TRUNC);
+	/* hits: what the events wrote from now on, lost entries included */
+	write_file(TRACEFS "/trace", "", O_TRUNC);
+	hits_base = buffer_entries();
 
 	pthread_create(&th[nth++], NULL, page_worker, NULL);
 	pthread_create(&th[nth++], NULL, proc_worker, NULL);
@@ -798,14 +870,18 @@ int main(int argc, char **argv)
 	end = time(NULL) + seconds;
 	for (unsigned long n = 0; rounds < 0 ? time(NULL) < end : (long)n < rounds; n++)
 		round_once(n);
+	while (nresidents) {
+		retire(residents[--nresidents]);
+		free(resident_defs[nresidents]);
+	}
 	atomic_store(&stop, 1);
 	for (i = 0; i < nth; i++)
 		pthread_join(th[i], NULL);
 	in_flight[0] = '\0';
 	check_kmsg();
 
-	printf("probe-fuzz: tried %lu, accepted %lu, rejected %lu, hits %lu, splats %lu, findings %lu, removals of enabled events refused %lu\n",
-	       tried, accepted, rejected, hits, splats, findings, busy_refused);
+	printf("probe-fuzz: tried %lu, accepted %lu, rejected %lu, hits %lu, splats %lu, findings %lu, removals of enabled events refused %lu, kept enabled across rounds %lu\n",
+	       tried, accepted, rejected, hits, splats, findings, busy_refused, made_resident);
 	for (i = 0; i < nreasons; i++)
 		printf("probe-fuzz: rejected %lu: %s\n", reasons[i].count, reasons[i].reason);
 	return splats || findings ? 1 : 0;
