@@ -3,7 +3,7 @@
 # description: Debian's own GCC-built kernel (KCC=debian: make check-debian),
 # whose DWARF has no __user tags: perf probe -a with plain variable names
 # takes __user from the tagged build of its units in ~/.debug/.user-tags
-# (perf series patch 16), and perf record and perf script show the real
+# (the perf series' "Take __user from a tagged build"), and perf record and perf script show the real
 # values, where stock perf's definition of the same probe records
 # something else (a DW_OP_stack_value pointer loaded as memory); and the
 # fleet workflow: definitions made on the host, written as they are.
@@ -51,8 +51,9 @@ else
 	diag </tmp/stock.def
 fi
 # Stock perf cannot add the event at all (its "\deade12d" for the instance
-# where uts is optimized out is not an immediate the kernel accepts, perf
-# series patch 8): write its definition of the other inlined instance by
+# where uts is optimized out is not an immediate the kernel accepts, the
+# perf series' "Write the magic number of a missing variable as an
+# immediate"): write its definition of the other inlined instance by
 # hand, as a user of stock perf would.
 grep -E 'tv_nsec=\+[0-9]+\(\+[0-9]+\(%bp\)\)' /tmp/stock.def | head -n 1 |
 	sed 's|^p:probe/[^ ]*|p:probe/stock_tv_nsec|' >/tmp/stock.line
