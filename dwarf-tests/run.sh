@@ -22,6 +22,8 @@
 #   CASES=file       case file (default: cases.txt next to this script)
 #   ONLY=pattern     only run the cases whose id matches this shell pattern
 #   VERBOSE=1        show perf's output for passing cases too
+#   KGEN=GEN         the kernel generation of PERF (default: the default
+#                    generation): cases "ID@OTHER" are left out
 #   CRASH_TIMEOUT=s  how long a case whose stock column wants a hang
 #                    ("crash: timeout") runs before it counts as one
 #                    (default 5; a fixture's run takes a fraction of a
@@ -63,6 +65,9 @@ NO_TAGS=${NO_TAGS:-0}
 ABSTRACT=${ABSTRACT:-0}
 SANITIZERS=${SANITIZERS:-0}
 CRASH_TIMEOUT=${CRASH_TIMEOUT:-5}
+# The kernel generation whose perf this is (KGEN, as scripts/lib.sh has
+# it): a case "ID@GEN" runs on that generation only.
+GEN=${KGEN:-$(cat "$TOP/kernel/generations/default")}
 
 # Everything a fixture is compiled with: kernel-like code generation (no
 # PIC, kernel code model, no red zone), -O2 unless the fixture asks for
@@ -350,6 +355,10 @@ run_cases() {
 		case $id in
 		$ONLY) ;;
 		*) continue ;;
+		esac
+		# "ID@GEN": the case of one kernel generation's perf only
+		case $id in
+		*@*) [ "${id##*@}" = "$GEN" ] || continue ;;
 		esac
 		case ",$(printf '%s' "$ccs" | tr -d ' ')," in
 		*",$cc,"* | *',*,'*) ;;
