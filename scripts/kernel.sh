@@ -217,6 +217,18 @@ rm -f "$KOBJ/.uaccess-probe-built"
 run_logged "$log.build" kmake -j"$(ncpus)" all
 [ "$KCC" = gcc ] && stamp_write "$KOBJ/.user-dwarf-plugin" "$(plugin_key)"
 cat "$log.build" >>"$log" && rm -f "$log.build"
+# The compressed image takes vmlinux in with .incbin, which ccache does
+# not see: when vmlinux changed but its compressed size did not, piggy.o
+# came back from the cache with the previous kernel inside, and the guest
+# ran a kernel whose build ID was not vmlinux's (perf in it found no
+# vmlinux).  Assemble it again, without the cache.
+find "$KOBJ/arch" -name piggy.o -exec rm -f {} +
+(
+	CCACHE_DISABLE=1
+	export CCACHE_DISABLE
+	run_logged "$log.image" kmake -j"$(ncpus)" all
+) || die "building the image again failed (log: ${log#"$TOP"/})"
+cat "$log.image" >>"$log" && rm -f "$log.image"
 [ -f "$KOBJ/$image" ] || die "kernel build produced no $KOBJ/$image"
 stamp_write "$KOBJ/.uaccess-probe-built" "$(built_key)"
 ln -sf "$image" "$KOBJ/kernel-image"
