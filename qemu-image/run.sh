@@ -72,7 +72,7 @@ if [ "$mode" = fuzz ]; then
 	# fuzz/debug-kernel.sh checks that its checks are live
 	[ "$KCC" = debug ] && cmdline="$cmdline uaccess.debug_kernel=1"
 	# the campaign, and the boot and the checks around it
-	timeout=${VM_TIMEOUT:-$((${FUZZ_SECONDS:-60} + 600))}
+	timeout=${VM_TIMEOUT:-$((${FUZZ_SECONDS:-60} + 900))}
 fi
 [ -n "${VM_APPEND:-}" ] && cmdline="$cmdline $VM_APPEND"
 # A kernel that needs modules to mount its root disk (Debian's own,
