@@ -19,7 +19,7 @@ BUILD := build
 .PHONY: help deps tree tags-tree kernel kernel-gcc kernel-debug perf perf-stock rootfs payload \
 	debian-kernel debian-tags debian-boot payload-debian \
 	payload-gcc payload-debug gcc-objects clang-objects dwarf-marks proof-init demo shell \
-	check check-host check-vm check-gcc export-series perf-asan send-check timings bench \
+	check check-host check-vm check-gcc export-series perf-asan perf-specfuzz send-check timings bench \
 	bench-gcc-plugin bench-user-tags bench-user-tags-coverage bench-ccache \
 	bench-events payload-stock fuzz clean
 
@@ -52,6 +52,7 @@ $(foreach a,$(ARCHES),$(eval deps_proof-init-$(a) := kernel-$(a)))
 deps_perf := tree
 deps_perf-stock := tree
 deps_perf-asan := tree
+deps_perf-specfuzz := perf-asan
 deps_gcc-objects := kernel-gcc
 deps_clang-objects := kernel
 deps_debian-kernel := deps
@@ -123,6 +124,12 @@ clang-objects: $(deps_clang-objects)
 # which the dwarf-asan suite runs the DWARF fixtures with.
 perf-asan: $(deps_perf-asan)
 	@$(STEP) perf-asan sh scripts/perf-asan.sh
+
+# The probe-spec fuzzer's harness (build/perf-specfuzz): perf's probe
+# code for spec after spec in one process, linked with the sanitized
+# perf's objects by its own Makefile.perf (dwarf-tests/fuzz/).
+perf-specfuzz: $(deps_perf-specfuzz)
+	@$(STEP) perf-specfuzz sh scripts/perf-specfuzz.sh
 
 # Debian's own kernel of the generation (image, -dbg vmlinux, headers),
 # fetched into the cache; and the tagged build of the units that

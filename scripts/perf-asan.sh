@@ -10,6 +10,10 @@
 #
 #   perf-asan.sh           build it
 #   perf-asan.sh --path    print the path of its perf
+#   perf-asan.sh MAKE-ARGUMENTS...
+#                          make those in its build, with its options
+#                          (scripts/perf.sh; perf-specfuzz.sh links the
+#                          probe-spec fuzzer's harness so)
 set -eu
 . "$(dirname -- "$0")/lib.sh"
 out=$PERF_OUT-asan
@@ -20,4 +24,4 @@ fi
 # perf.sh runs "perf version" once: that it leaks is not this build's
 # question (the suite checks every report it gets).
 ASAN_OPTIONS=detect_leaks=0 \
-	PERF_CFLAGS="-fsanitize=address,undefined -fno-omit-frame-pointer" sh "$TOP/scripts/perf.sh" "$TREE" "$out"
+	PERF_CFLAGS="-fsanitize=address,undefined -fno-omit-frame-pointer" sh "$TOP/scripts/perf.sh" "$TREE" "$out" "$@"

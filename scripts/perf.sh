@@ -4,6 +4,11 @@
 # Build perf with gcc from a kernel tree's tools/perf.
 #   perf.sh                 the patched tree $TREE into $PERF_OUT
 #   perf.sh SRC OUT         any other tree (perf-stock.sh: the stock perf)
+#   perf.sh SRC OUT MAKE-ARGUMENTS...
+#                           make those in OUT instead, with the options
+#                           that built perf there, logged in $PERF_LOG
+#                           (perf-specfuzz.sh: the probe-spec fuzzer's
+#                           harness, linked with that perf's objects)
 # It does not need the kernel to be built.
 set -eu
 . "$(dirname -- "$0")/lib.sh"
@@ -12,6 +17,9 @@ src=${1:-$TREE}
 out=${2:-$PERF_OUT}
 [ -f "$src/tools/perf/Makefile" ] || die "$src is not a kernel tree: run 'make tree'"
 mkdir -p "$out"
+# What follows SRC and OUT: the make arguments, if any.
+if [ $# -ge 2 ]; then shift 2; else set --; fi
+goals=$#
 
 # Python and Perl scripting are not needed by any workflow here and would
 # pull in large build dependencies.  libtraceevent is the tree's own up
@@ -24,7 +32,7 @@ mkdir -p "$out"
 set -- -C "$src/tools/perf" O="$out" CC=gcc NO_LIBPYTHON=1 NO_LIBPERL=1 \
 	NO_LIBBABELTRACE=1 NO_JVMTI=1 NO_GTK2=1 NO_SLANG=1 NO_LIBUNWIND=1 \
 	NO_LIBCRYPTO=1 NO_LIBBPF=1 NO_BPF_SKEL=1 NO_SHELLCHECK=1 NO_LIBLLVM=1 \
-	NO_CAPSTONE=1 WERROR=0 -j"$(ncpus)"
+	NO_CAPSTONE=1 WERROR=0 -j"$(ncpus)" "$@"
 # PERF_CFLAGS: more compiler flags, for every object and the link
 # (scripts/perf-asan.sh: the sanitizers).
 [ -z "${PERF_CFLAGS:-}" ] || set -- "$@" EXTRA_CFLAGS="$PERF_CFLAGS"
@@ -51,6 +59,10 @@ export CCACHE_IGNOREOPTIONS='-Wp,-MT,*'
 [ -x /usr/lib/ccache/gcc ] || die "no /usr/lib/ccache/gcc: apt-get install ccache, or run 'make deps'"
 PATH=/usr/lib/ccache:$PATH
 
+if [ "$goals" -gt 0 ]; then
+	run_logged "${PERF_LOG:-$out/make.log}" make "$@"
+	exit
+fi
 info PERF "building $out/perf (log: ${out#"$TOP"/}/build.log)"
 run_logged "$out/build.log" make "$@"
 # The build is incremental, but it is the only thing that knows whether it

@@ -1,0 +1,366 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * spec-harness: what "perf probe -k VMLINUX -D SPEC" (or "-V POINT")
+ * does, for spec after spec in one process, for the probe-spec fuzzer
+ * (dwarf-tests/fuzz-specs.sh).  One perf process per spec costs a few
+ * tenths of a second of startup each; here perf's setup is done once.
+ *
+ * It is linked with the objects and libraries of a perf build, by that
+ * build's own Makefile.perf (fuzz/spec-harness.mk, make perf-specfuzz:
+ * the sanitized perf's); -Wl,--wrap=main makes this file's __wrap_main
+ * the program's main.  Each spec goes through the functions that
+ * builtin-probe.c calls for it: parse_perf_probe_command(), then
+ * convert_perf_probe_events() and show_probe_trace_events() (-D) or
+ * show_available_vars() (-V), and the cleanup.  The environment is
+ * perf's (scripts/offline-perf.sh: the fixture tracefs README...).
+ *
+ *   spec-harness [-t SECONDS] [-r N] [-i FIRST] [-l LOG] VMLINUX <SPECS >RECORDS
+ *
+ * SPECS: one a line, "-D SPEC" or "-V POINT", after an optional label
+ * ended by a tab (spec-gen writes its class there).  Line L is spec
+ * FIRST + L (-i, default 0).  RECORDS, one a line, written unbuffered so
+ * that the last S line names the spec that was running if the process
+ * dies (a signal, a sanitizer's report):
+ *   S I SPEC          spec I starts
+ *   O I TEXT          what perf printed for it (stdout and stderr, the
+ *                     first lines)
+ *   V I VERDICT MS    accepted or rejected (perf's answer), in MS
+ *                     milliseconds of wall time
+ *   T I               spec I ran for -t SECONDS (default 10): the
+ *                     process ends (exit status 124)
+ *   X I               perf called exit() during spec I
+ *   R I               a sanitizer reported something during spec I and
+ *                     let perf go on (UBSan): the report is in LOG.PID
+ *                     (-l LOG: the log_path of the sanitizers' options);
+ *                     the process ends (exit status 22)
+ *   L I J             LeakSanitizer found a leak of specs I to J (its
+ *                     report is in LOG.PID): the process ends (exit
+ *                     status 23)
+ *   F I TEXT          the harness cannot go on (perf's setup failed)
+ *   E N               the end: N specs ran
+ *
+ * perf probe loads the kernel's symbols again for every event it
+ * converts (kernel_get_module_dso() calls dso__load_vmlinux() each
+ * time), into the same dso: they pile up, a few megabytes per spec,
+ * and each load is slower than the one before.  So the symbol maps are
+ * made again every -r N specs (default 8), as a new perf process
+ * would; a -V spec makes them again itself (show_available_vars()).
+ * What differs from one process per spec: warnings that perf gives
+ * once per process are given once per harness process.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "util/build-id.h"
+#include "util/config.h"
+#include "util/debug.h"
+#include "util/env.h"
+#include "util/probe-event.h"
+#include "util/probe-finder.h"
+#include "util/strfilter.h"
+#include "util/symbol.h"
+#include "util/symbol_conf.h"
+
+#ifdef __SANITIZE_ADDRESS__
+#include <sanitizer/lsan_interface.h>
+#define leaks_found()	__lsan_do_recoverable_leak_check()
+#else
+#define leaks_found()	0
+#endif
+
+/* builtin-probe.c's filter for -V */
+#define DEFAULT_VAR_FILTER	"!__k???tab_* & !__crc_*"
+#define MAX_OUTPUT_LINES	20
+#define MAX_OUTPUT_LINE		300
+
+/* -Wl,--wrap=main: perf's own main() stays, as __real_main() */
+int __wrap_main(int argc, const char **argv);
+
+static int rec_fd = -1;		/* the records: the harness's stdout */
+static FILE *scratch;		/* perf's stdout and stderr, per spec */
+static volatile sig_atomic_t in_spec;
+static char timeout_rec[64];	/* "T I", ready for the signal handler */
+static int timeout_rec_len;
+static unsigned long long cur;	/* the spec running */
+
+/* One record: written at once, unbuffered. */
+static void rec(const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+	int n;
+
+	va_start(ap, fmt);
+	n = vasprintf(&s, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	for (char *p = s; n > 0; ) {
+		ssize_t w = write(rec_fd, p, n);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			break;
+		p += w;
+		n -= w;
+	}
+	free(s);
+}
+
+static void on_alarm(int sig __maybe_unused)
+{
+	if (write(rec_fd, timeout_rec, timeout_rec_len) < 0)
+		_exit(125);
+	_exit(124);
+}
+
+/* perf exits in the middle of a spec: say so before the process ends. */
+static void on_exit_rec(void)
+{
+	if (in_spec)
+		rec("X %llu\n", cur);
+}
+
+static double now(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec + t.tv_nsec / 1e9;
+}
+
+/* What perf printed for the spec: its first lines, as O records. */
+static void output_records(void)
+{
+	char line[MAX_OUTPUT_LINE + 1];
+	int n = 0;
+
+	fflush(stdout);
+	fflush(stderr);
+	rewind(scratch);
+	while (n < MAX_OUTPUT_LINES && fgets(line, sizeof(line), scratch)) {
+		size_t l = strcspn(line, "\n");
+		bool cut = line[l] != '\n';
+
+		line[l] = '\0';
+		rec("O %llu %s%s\n", cur, line, cut ? " [...]" : "");
+		/* the rest of a long line */
+		while (cut && fgets(line, sizeof(line), scratch) && !strchr(line, '\n'))
+			;
+		n++;
+	}
+	/* empty it for the next spec: perf's fds 1 and 2 are this file */
+	fflush(scratch);
+	if (ftruncate(fileno(scratch), 0) < 0 || fseek(scratch, 0, SEEK_SET) < 0)
+		rec("O %llu spec-harness: cannot empty the output file: %s\n",
+		    cur, strerror(errno));
+}
+
+/*
+ * LeakSanitizer, between two makings of the symbol maps, when the heap
+ * is small (the check scans it all): did the specs since the last check
+ * leak?  A leak is reported again by every later check, so the process
+ * ends after the first; the fuzzer runs each spec of the group alone to
+ * find the one that leaks.
+ */
+static void leak_check(unsigned long long next)
+{
+	static unsigned long long group;	/* the first spec since the last check */
+	static bool checked;
+
+	if (checked && next > group && leaks_found()) {
+		rec("L %llu %llu\n", group, next - 1);
+		exit(23);
+	}
+	checked = true;
+	group = next;
+}
+
+/*
+ * Did a sanitizer report something since the last call (its log grew)?
+ * UBSan goes on after a report: the next spec must not take the blame.
+ * (With halt_on_error=1, GCC 12's UBSan loses the report it stops at.)
+ */
+static bool reported(const char *log)
+{
+	static off_t size;
+	struct stat st;
+	char path[4096];
+
+	if (!log)
+		return false;
+	snprintf(path, sizeof(path), "%s.%d", log, (int)getpid());
+	if (stat(path, &st) || st.st_size <= size)
+		return false;
+	size = st.st_size;
+	return true;
+}
+
+/* -D SPEC, as builtin-probe.c's perf_add_probe_events() with -D. */
+static int definition(const char *spec)
+{
+	struct perf_probe_event pev;
+	int ret;
+
+	memset(&pev, 0, sizeof(pev));
+	probe_conf.definition = true;
+	ret = parse_perf_probe_command(spec, &pev);
+	if (ret >= 0)
+		ret = convert_perf_probe_events(&pev, 1);
+	if (ret >= 0)
+		ret = show_probe_trace_events(&pev, 1);
+	cleanup_perf_probe_events(&pev, 1);
+	return ret;
+}
+
+/* -V POINT, as builtin-probe.c's opt_show_vars() and 'V' command. */
+static int variables(const char *point)
+{
+	struct perf_probe_event pev;
+	struct strfilter *filter;
+	int ret;
+
+	memset(&pev, 0, sizeof(pev));
+	probe_conf.definition = false;
+	ret = parse_perf_probe_command(point, &pev);
+	if (!ret && pev.nargs != 0) {
+		pr_err("  Error: '--vars' doesn't accept arguments.\n");
+		ret = -EINVAL;
+	}
+	if (ret >= 0) {
+		filter = strfilter__new(DEFAULT_VAR_FILTER, NULL);
+		ret = filter ? show_available_vars(&pev, 1, filter) : -ENOMEM;
+		strfilter__delete(filter);
+	}
+	clear_perf_probe_event(&pev);
+	return ret;
+}
+
+int __wrap_main(int argc, const char **argv)
+{
+	unsigned long long first = 0, n = 0;
+	const char *log = NULL;
+	unsigned int timeout = 10, renew = 8, since = 0;
+	bool maps = false;
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t len;
+	int c, fd;
+
+	while ((c = getopt(argc, (char **)argv, "t:r:i:l:")) != -1) {
+		switch (c) {
+		case 'l': log = optarg; break;
+		case 't': timeout = strtoul(optarg, NULL, 0); break;
+		case 'r': renew = strtoul(optarg, NULL, 0); break;
+		case 'i': first = strtoull(optarg, NULL, 0); break;
+		default: goto usage;
+		}
+	}
+	if (argc - optind != 1 || !renew)
+		goto usage;
+
+	/* The records keep stdout; perf's output goes to a scratch file. */
+	rec_fd = dup(STDOUT_FILENO);
+	scratch = tmpfile();
+	if (rec_fd < 0 || !scratch) {
+		fprintf(stderr, "spec-harness: %s\n", strerror(errno));
+		return 1;
+	}
+	fd = fileno(scratch);
+	if (dup2(fd, STDOUT_FILENO) < 0 || dup2(fd, STDERR_FILENO) < 0) {
+		fprintf(stderr, "spec-harness: %s\n", strerror(errno));
+		return 1;
+	}
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	signal(SIGALRM, on_alarm);
+	atexit(on_exit_rec);
+
+	/* perf.c's main() and builtin-probe.c's options -k VMLINUX -D */
+	perf_debug_setup();
+	config_exclusive_filename = getenv("PERF_CONFIG");
+	if (perf_config(perf_default_config, NULL) < 0)
+		return 1;
+	set_buildid_dir(NULL);
+	perf_env__init(&perf_env);
+	symbol_conf.vmlinux_name = argv[optind];
+	symbol_conf.try_vmlinux_path = false;
+	symbol_conf.ignore_vmlinux_buildid = true;
+	probe_conf.max_probes = MAX_PROBES;
+
+	for (cur = first; (len = getline(&line, &cap, stdin)) >= 0; cur++) {
+		char *spec = line, *tab;
+		double t0, t1;
+		int ret;
+
+		line[strcspn(line, "\n")] = '\0';
+		tab = strchr(line, '\t');
+		if (tab)
+			spec = tab + 1;
+		timeout_rec_len = snprintf(timeout_rec, sizeof(timeout_rec), "T %llu\n", cur);
+		/* before spec cur starts: the process may end there */
+		if (!maps)
+			leak_check(cur);
+		alarm(timeout);
+		in_spec = 1;
+		rec("S %llu %s\n", cur, spec);
+		if (!maps) {
+			ret = init_probe_symbol_maps(false);
+			if (ret < 0) {
+				output_records();
+				rec("F %llu spec-harness: cannot make perf's symbol maps (%d)\n",
+				    cur, ret);
+				in_spec = 0;
+				return 1;
+			}
+			maps = true;
+			since = 0;
+		}
+		t0 = now();
+		if (!strncmp(spec, "-D ", 3)) {
+			ret = definition(spec + 3);
+		} else if (!strncmp(spec, "-V ", 3)) {
+			ret = variables(spec + 3);
+			/* show_available_vars() ended the maps */
+			maps = false;
+		} else {
+			pr_err("spec-harness: not \"-D SPEC\" or \"-V POINT\"\n");
+			ret = -EINVAL;
+		}
+		t1 = now();
+		output_records();
+		rec("V %llu %s %.0f\n", cur, ret < 0 ? "rejected" : "accepted",
+		    (t1 - t0) * 1000);
+		if (reported(log)) {
+			rec("R %llu\n", cur);
+			in_spec = 0;
+			exit(22);
+		}
+		if (maps && ++since >= renew) {
+			exit_probe_symbol_maps();
+			maps = false;
+		}
+		in_spec = 0;
+		alarm(0);
+		n++;
+	}
+	free(line);
+	if (maps)
+		exit_probe_symbol_maps();
+	leak_check(cur);
+	rec("E %llu\n", n);
+	perf_config__exit();
+	perf_env__exit(&perf_env);
+	return 0;
+usage:
+	fprintf(stderr, "usage: spec-harness [-t SECONDS] [-r N] [-i FIRST] [-l LOG] VMLINUX <SPECS >RECORDS\n");
+	return 1;
+}
