@@ -5,8 +5,10 @@
 # and UndefinedBehaviorSanitizer into $PERF_OUT-asan (build/perf-asan):
 # the perf that the dwarf-asan suite runs the DWARF fixtures with
 # (dwarf-tests/run.sh SANITIZERS=1).  Same tree and options as
-# scripts/perf.sh, plus the sanitizers; frame pointers for readable
-# reports.
+# scripts/perf.sh, plus the sanitizers; frame pointers and debug
+# information for readable reports (perf 6.12 builds without -g unless
+# DEBUG=1, which also drops its -O3; without it, a report names the
+# function that inlined the one that failed, and no line).
 #
 #   perf-asan.sh           build it
 #   perf-asan.sh --path    print the path of its perf
@@ -24,4 +26,4 @@ fi
 # perf.sh runs "perf version" once: that it leaks is not this build's
 # question (the suite checks every report it gets).
 ASAN_OPTIONS=detect_leaks=0 \
-	PERF_CFLAGS="-fsanitize=address,undefined -fno-omit-frame-pointer" sh "$TOP/scripts/perf.sh" "$TREE" "$out" "$@"
+	PERF_CFLAGS="-fsanitize=address,undefined -fno-omit-frame-pointer -g" sh "$TOP/scripts/perf.sh" "$TREE" "$out" "$@"
