@@ -219,6 +219,7 @@ needs_dwarf := perf
 needs_dwarf-stock := perf-stock
 needs_dwarf-asan := perf-asan
 needs_dwarf-fuzz := perf-asan
+needs_spec-fuzz := kernel perf-specfuzz
 needs_kernel-dwarf := kernel perf
 needs_debian-tags := debian-tags perf perf-stock
 GCC_SUITES := gcc-codegen gcc-clang gcc-notags gcc-dwarf gcc-stock gcc16-kconfig
@@ -337,6 +338,10 @@ FUZZ_SECONDS ?= 1800
 # Then the DWARF mutation fuzzer (dwarf-tests/fuzz-dwarf.sh) with the
 # sanitized perf of every generation, FUZZ_DWARF_INPUTS inputs each.
 FUZZ_DWARF_INPUTS ?= 100000
+# Then the probe-spec fuzzer (dwarf-tests/fuzz-specs.sh) on the guest
+# kernel of every generation, with its sanitized perf's probe code,
+# FUZZ_SPECS specs each.
+FUZZ_SPECS ?= 100000
 fuzz:
 	@$(MAKE) --no-print-directory KSTOCK=1 payload-debug payload-stock \
 		$(foreach g,$(OTHER_GENS),payload-debug@$(g) payload-stock@$(g))
@@ -348,6 +353,12 @@ fuzz:
 	@for g in $(DEFAULT_GEN) $(OTHER_GENS); do \
 		KGEN=$$g INPUTS=$(FUZZ_DWARF_INPUTS) SEED=$(or $(FUZZ_SEED),1) \
 			sh dwarf-tests/fuzz-dwarf.sh || exit 1; \
+	done
+	@$(MAKE) --no-print-directory kernel perf-specfuzz \
+		$(foreach g,$(OTHER_GENS),kernel@$(g) perf-specfuzz@$(g))
+	@for g in $(DEFAULT_GEN) $(OTHER_GENS); do \
+		KGEN=$$g SPECS=$(FUZZ_SPECS) SEED=$(or $(FUZZ_SEED),1) \
+			sh dwarf-tests/fuzz-specs.sh || exit 1; \
 	done
 
 bench-gcc-plugin: gcc-objects

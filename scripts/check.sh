@@ -9,6 +9,7 @@
 #                          series,
 #                          dwarf, dwarf-stock, dwarf-asan (perf with the
 #                          sanitizers), dwarf-fuzz (mutated DWARF),
+#                          spec-fuzz (random perf probe specs),
 #                          kernel-dwarf, debian-tags (perf
 #                          on Debian's own kernel); GCC user_dwarf plugin
 #                          (dwarf-tests/gcc-plugin/): gcc-codegen, gcc-clang,
@@ -62,6 +63,12 @@ suite_cmd() {
 		# campaign), seed 1: a failure repeats with the same INPUTS.
 		INPUTS=${FUZZ_SMOKE_INPUTS:-200} SEED=${FUZZ_SMOKE_SEED:-1} \
 			sh "$TOP/dwarf-tests/fuzz-dwarf.sh"
+		;;
+	spec-fuzz)
+		# The probe-spec fuzzer's smoke (make fuzz runs the campaign),
+		# seed 1: a failure repeats with the same SPECS.
+		SPECS=${FUZZ_SMOKE_SPECS:-600} SEED=${FUZZ_SMOKE_SEED:-1} \
+			sh "$TOP/dwarf-tests/fuzz-specs.sh"
 		;;
 	kernel-dwarf) sh "$TOP/dwarf-tests/kernel-tags.sh" ;;
 	debian-tags) sh "$TOP/dwarf-tests/debian-tags.sh" ;;
