@@ -18,7 +18,7 @@ BUILD := build
 
 .PHONY: help deps tree tags-tree kernel kernel-gcc kernel-debug perf perf-stock rootfs payload \
 	debian-kernel debian-tags debian-boot payload-debian \
-	payload-gcc payload-debug gcc-objects clang-objects dwarf-marks proof-init demo shell \
+	payload-gcc payload-debug kernel-stock-debug payload-stock-debug gcc-objects clang-objects dwarf-marks proof-init demo shell \
 	check check-host check-vm check-gcc export-series perf-asan perf-specfuzz send-check timings bench \
 	bench-gcc-plugin bench-user-tags bench-user-tags-coverage bench-ccache \
 	bench-events payload-stock fuzz clean
@@ -46,6 +46,7 @@ deps_tree := deps
 deps_kernel := tree
 deps_kernel-gcc := tree
 deps_kernel-debug := tree
+deps_kernel-stock-debug := tree
 $(foreach a,$(ARCHES),$(eval deps_kernel-$(a) := tree))
 $(foreach a,$(ARCHES),$(eval deps_kernel-stock-$(a) := tree))
 $(foreach a,$(ARCHES),$(eval deps_proof-init-$(a) := kernel-$(a)))
@@ -65,6 +66,7 @@ deps_payload := kernel perf rootfs
 deps_payload-gcc := kernel-gcc perf rootfs
 deps_payload-debug := kernel-debug perf rootfs
 deps_payload-stock := kernel-stock-$(DEFAULT_ARCH) perf rootfs
+deps_payload-stock-debug := kernel-stock-debug perf rootfs
 deps_export-series :=
 # Builds that are the same for every generation.
 GEN_FREE := deps rootfs dwarf-marks
@@ -85,6 +87,11 @@ kernel-gcc: $(deps_kernel-gcc)
 # generation's KCONFIGS_DEBUG (KASAN, KFENCE, lockdep), for the fuzzer.
 kernel-debug: $(deps_kernel-debug)
 	@KCC=debug $(STEP) kernel-debug sh scripts/kernel.sh
+
+# The stock kernel with the same debug options (KCC=stock-debug): the
+# control of the probe-event fuzzer's campaign (make fuzz).
+kernel-stock-debug: $(deps_kernel-stock-debug)
+	@KCC=stock-debug $(STEP) kernel-stock-debug sh scripts/kernel.sh
 
 # The kernel of another architecture: make kernel-s390x
 $(foreach a,$(ARCHES),kernel-$(a)): kernel-%: tree
@@ -178,6 +185,9 @@ payload-gcc: $(deps_payload-gcc)
 payload-debug: $(deps_payload-debug)
 	@KCC=debug $(STEP) payload-debug sh qemu-image/payload.sh
 
+payload-stock-debug: $(deps_payload-stock-debug)
+	@KCC=stock-debug $(STEP) payload-stock-debug sh qemu-image/payload.sh
+
 # The proof suite's /init for an architecture: make proof-init-s390x
 proof-init: $(addprefix proof-init-,$(PROOF_ARCHES))
 
@@ -253,7 +263,8 @@ HOST_SUITES := $(filter-out $(VM_SUITES) $(GCC_ALL),$(ALL_SUITES))
 # generation), which that make then takes as done (-o), so that the
 # builds of both generations can run at the same time.
 GEN_TARGETS := $(sort $(foreach s,$(ALL_SUITES),$(needs_$(firstword $(subst @, ,$(s))))) \
-	tree kernel kernel-debug perf perf-stock payload payload-stock payload-debug debian-kernel \
+	tree kernel kernel-debug kernel-stock-debug perf perf-stock payload payload-stock payload-debug \
+	payload-stock-debug debian-kernel \
 	tags-tree debian-boot \
 	export-series $(foreach a,$(ARCHES),kernel-stock-$(a)))
 gen_dep = $(if $(filter $(GEN_FREE),$(1)),$(1),$(1)@$(2))
@@ -274,7 +285,7 @@ BUILD_JOBS ?= $(shell getconf _NPROCESSORS_ONLN)
 # KASAN, then 6.12's, with BTF, then GCC's, which
 # gcc-objects and payload-gcc need, then clang's, which clang-objects and
 # payload need), then every other kernel, then perf.
-BUILDS_FIRST := kernel-debug@% kernel-debug kernel@% gcc-objects clang-objects kernel \
+BUILDS_FIRST := kernel-debug@% kernel-debug kernel-stock-debug% kernel@% gcc-objects clang-objects kernel \
 	kernel-s390x% kernel-stock-% perf@% perf perf-asan% perf-stock%
 uniq = $(if $(1),$(firstword $(1)) $(call uniq,$(filter-out $(firstword $(1)),$(1))))
 longest_first = $(call uniq,$(foreach p,$(BUILDS_FIRST),$(filter $(p),$(1))) $(1))
@@ -331,10 +342,16 @@ bench-events:
 
 # The probe-event fuzzer (qemu-image/fuzz/) in the guest of every
 # generation's debug kernel (the series with KASAN, KFENCE and lockdep),
-# and of its stock kernel as the control
-# (KSTOCK=1 builds it), in turn, for FUZZ_SECONDS of guest time each
-# (FUZZ_SEED repeats a run); its figures are in each run's TAP.
+# and of its stock kernel with the same debug options as the control
+# (KCC=stock-debug), in turn, for FUZZ_SECONDS of guest time each
+# (FUZZ_SEED repeats a run) and on until it has FUZZ_ACCEPTED accepted
+# definitions and FUZZ_HITS hits, for FUZZ_MAX_SECONDS at most (a run
+# that does not reach them fails); its figures are in each run's TAP.
+FUZZ_SEED ?= 1
 FUZZ_SECONDS ?= 1800
+FUZZ_ACCEPTED ?= 10000
+FUZZ_HITS ?= 1000000
+FUZZ_MAX_SECONDS ?= 14400
 # Then the DWARF mutation fuzzer (dwarf-tests/fuzz-dwarf.sh) with the
 # sanitized perf of every generation, FUZZ_DWARF_INPUTS inputs each.
 FUZZ_DWARF_INPUTS ?= 100000
@@ -343,21 +360,22 @@ FUZZ_DWARF_INPUTS ?= 100000
 # FUZZ_SPECS specs each.
 FUZZ_SPECS ?= 100000
 fuzz:
-	@$(MAKE) --no-print-directory KSTOCK=1 payload-debug payload-stock \
-		$(foreach g,$(OTHER_GENS),payload-debug@$(g) payload-stock@$(g))
-	@for g in $(DEFAULT_GEN) $(OTHER_GENS); do for k in debug stock; do \
+	@$(MAKE) --no-print-directory payload-debug payload-stock-debug \
+		$(foreach g,$(OTHER_GENS),payload-debug@$(g) payload-stock-debug@$(g))
+	@for g in $(DEFAULT_GEN) $(OTHER_GENS); do for k in debug stock-debug; do \
 		KGEN=$$g KCC=$$k FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_SEED=$(FUZZ_SEED) \
-			sh qemu-image/run.sh fuzz || exit 1; \
+			FUZZ_ACCEPTED=$(FUZZ_ACCEPTED) FUZZ_HITS=$(FUZZ_HITS) \
+			FUZZ_MAX_SECONDS=$(FUZZ_MAX_SECONDS) sh qemu-image/run.sh fuzz || exit 1; \
 	done; done
 	@$(MAKE) --no-print-directory perf-asan $(foreach g,$(OTHER_GENS),perf-asan@$(g))
 	@for g in $(DEFAULT_GEN) $(OTHER_GENS); do \
-		KGEN=$$g INPUTS=$(FUZZ_DWARF_INPUTS) SEED=$(or $(FUZZ_SEED),1) \
+		KGEN=$$g INPUTS=$(FUZZ_DWARF_INPUTS) SEED=$(FUZZ_SEED) \
 			sh dwarf-tests/fuzz-dwarf.sh || exit 1; \
 	done
 	@$(MAKE) --no-print-directory kernel perf-specfuzz \
 		$(foreach g,$(OTHER_GENS),kernel@$(g) perf-specfuzz@$(g))
 	@for g in $(DEFAULT_GEN) $(OTHER_GENS); do \
-		KGEN=$$g SPECS=$(FUZZ_SPECS) SEED=$(or $(FUZZ_SEED),1) \
+		KGEN=$$g SPECS=$(FUZZ_SPECS) SEED=$(FUZZ_SEED) \
 			sh dwarf-tests/fuzz-specs.sh || exit 1; \
 	done
 

@@ -41,7 +41,7 @@ img=$dir.ext4
 
 [ -x "$PERF" ] || die "no perf at $PERF: run 'make perf'"
 # The stock kernel's modules and ftracetest come from the stock tree.
-[ "$KCC" = stock ] && TREE=$STOCK_TREE
+case $KCC in stock | stock-debug) TREE=$STOCK_TREE ;; esac
 [ -f "$KOBJ/vmlinux" ] || die "no kernel at $KOBJ: run 'make kernel'"
 
 # perf must find its libraries in the guest: check before booting.

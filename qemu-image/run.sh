@@ -7,13 +7,16 @@
 #   run.sh [check|demo]
 #   run.sh bench        bench/guest/*.sh (make bench-events)
 #   run.sh fuzz         the probe-event fuzzer for FUZZ_SECONDS of guest
-#                       time (default 60), seeded with FUZZ_SEED if set
-#                       (make fuzz)
+#                       time (default 60), seeded with FUZZ_SEED if set;
+#                       with FUZZ_ACCEPTED definitions and FUZZ_HITS hits
+#                       as targets, until it reaches them, for at most
+#                       FUZZ_MAX_SECONDS (make fuzz)
 #   run.sh shell        the guest's console on this terminal, a root shell
 #                       in it (make shell); 'exit' powers the guest off
 #
 # Environment: ARCH (qemu-image/arch/default), KCC (clang; gcc boots the
-# GCC kernel), TESTS (comma-separated tests/*.sh names), VM_TIMEOUT
+# GCC kernel, debug the debug kernel, stock-debug its stock control, as
+# scripts/lib.sh says), TESTS (comma-separated tests/*.sh names), VM_TIMEOUT
 # (seconds, default 900; a day for the shell), VM_APPEND (more kernel
 # parameters).  The root file system and the payload disk must be built
 # (make rootfs payload).
@@ -66,13 +69,24 @@ cmdline="$cmdline uaccess.mode=$mode uaccess.results=$RESULTS uaccess.exit=$GUES
 [ -n "${TESTS:-}" ] && cmdline="$cmdline uaccess.tests=$TESTS"
 timeout=${VM_TIMEOUT:-900}
 if [ "$mode" = fuzz ]; then
-	case ${FUZZ_SECONDS:-60} in '' | *[!0-9]*) die "FUZZ_SECONDS=$FUZZ_SECONDS: a number of seconds" ;; esac
-	case ${FUZZ_SEED:-1} in '' | *[!0-9]*) die "FUZZ_SEED=$FUZZ_SEED: a number" ;; esac
-	cmdline="$cmdline uaccess.fuzz_seconds=${FUZZ_SECONDS:-60}${FUZZ_SEED:+ uaccess.fuzz_seed=$FUZZ_SEED}"
+	fuzz_seconds=${FUZZ_SECONDS:-60}
+	fuzz_max=${FUZZ_MAX_SECONDS:-$fuzz_seconds}
+	for v in "FUZZ_SECONDS=$fuzz_seconds" "FUZZ_MAX_SECONDS=$fuzz_max" \
+		"FUZZ_SEED=${FUZZ_SEED:-1}" "FUZZ_ACCEPTED=${FUZZ_ACCEPTED:-0}" "FUZZ_HITS=${FUZZ_HITS:-0}"; do
+		case ${v#*=} in '' | *[!0-9]*) die "$v: a number" ;; esac
+	done
+	[ "$fuzz_max" -ge "$fuzz_seconds" ] ||
+		die "FUZZ_MAX_SECONDS=$fuzz_max: less than FUZZ_SECONDS=$fuzz_seconds"
+	cmdline="$cmdline uaccess.fuzz_seconds=$fuzz_seconds${FUZZ_SEED:+ uaccess.fuzz_seed=$FUZZ_SEED}"
+	if [ -n "${FUZZ_ACCEPTED:-}${FUZZ_HITS:-}" ]; then
+		cmdline="$cmdline uaccess.fuzz_max_seconds=$fuzz_max"
+		cmdline="$cmdline${FUZZ_ACCEPTED:+ uaccess.fuzz_accepted=$FUZZ_ACCEPTED}"
+		cmdline="$cmdline${FUZZ_HITS:+ uaccess.fuzz_hits=$FUZZ_HITS}"
+	fi
 	# fuzz/debug-kernel.sh checks that its checks are live
-	[ "$KCC" = debug ] && cmdline="$cmdline uaccess.debug_kernel=1"
+	case $KCC in debug | stock-debug) cmdline="$cmdline uaccess.debug_kernel=1" ;; esac
 	# the campaign, and the boot and the checks around it
-	timeout=${VM_TIMEOUT:-$((${FUZZ_SECONDS:-60} + 900))}
+	timeout=${VM_TIMEOUT:-$((fuzz_max + 900))}
 fi
 [ -n "${VM_APPEND:-}" ] && cmdline="$cmdline $VM_APPEND"
 # A kernel that needs modules to mount its root disk (Debian's own,

@@ -14,7 +14,9 @@
 # KCC=stock builds the stock kernel: the same configuration, with clang,
 # from the tree without the series ($STOCK_TREE, a worktree at tag
 # "base"); the fragments' options that only the series adds, which its
-# Kconfig does not know, are left out of the check.
+# Kconfig does not know, are left out of the check.  KCC=stock-debug
+# builds it with KCONFIGS_DEBUG last, as KCC=debug does the patched one:
+# the control of the probe-event fuzzer's campaign.
 #
 #   kernel.sh              configure and build the kernel image
 #   KTARGETS=... kernel.sh configure, then build only these targets
@@ -23,7 +25,7 @@ set -eu
 . "$(dirname -- "$0")/lib.sh"
 
 [ -f "$TREE/Makefile" ] || die "no kernel tree at $TREE: run 'make tree'"
-if [ "$KCC" = stock ]; then
+if [ "$KCC" = stock ] || [ "$KCC" = stock-debug ]; then
 	base_worktree "$STOCK_TREE"
 	TREE=$STOCK_TREE
 fi
@@ -42,9 +44,9 @@ if [ "$KCC" = gcc ]; then
 		case $f in /*) frags="$frags $f" ;; *) frags="$frags $TOP/$f" ;; esac
 	done
 fi
-if [ "$KCC" = debug ]; then
+if [ "$KCC" = debug ] || [ "$KCC" = stock-debug ]; then
 	[ -n "$KCONFIGS_DEBUG" ] ||
-		die "KCC=debug: ${GEN_CONF#"$TOP"/} names no KCONFIGS_DEBUG"
+		die "KCC=$KCC: ${GEN_CONF#"$TOP"/} names no KCONFIGS_DEBUG"
 	for f in $KCONFIGS_DEBUG; do
 		case $f in /*) frags="$frags $f" ;; *) frags="$frags $TOP/$f" ;; esac
 	done
@@ -115,7 +117,7 @@ if [ ! -f "$KOBJ/.config" ] || ! stamp_matches "$KOBJ/.uaccess-probe-config" "$s
 	# The stock tree's Kconfig symbols: an option it does not have is
 	# one that the series adds.
 	known=
-	if [ "$KCC" = stock ]; then
+	if [ "$KCC" = stock ] || [ "$KCC" = stock-debug ]; then
 		known=$KOBJ/.uaccess-probe-stock-symbols
 		find "$TREE" -name 'Kconfig*' -type f -exec sed -n \
 			's/^[[:space:]]*\(menu\)\{0,1\}config[[:space:]]\{1,\}\([A-Za-z0-9_]*\).*/CONFIG_\2/p' {} + |

@@ -128,10 +128,12 @@ TAGS_TREE=$TREE-tags
 # configuration: the control of the proof suite's "btf" cases.
 # KCC=debug: the patched kernel built with clang and the generation's
 # KCONFIGS_DEBUG (KASAN, lockdep...), which the fuzzer's smoke boots.
+# KCC=stock-debug: the stock kernel with KCONFIGS_DEBUG too, the control
+# of the fuzzer's campaign (make fuzz).
 KCC=${KCC:-clang}
 case $KCC in
-clang | gcc | debian | stock | debug) ;;
-*) die "unsupported KCC=$KCC (clang, gcc, debian, stock, debug)" ;;
+clang | gcc | debian | stock | debug | stock-debug) ;;
+*) die "unsupported KCC=$KCC (clang, gcc, debian, stock, debug, stock-debug)" ;;
 esac
 # The trees without the series and their perf builds are in build/stock/,
 # named as those of the patched tree are in build/: perf compiles the
@@ -143,7 +145,7 @@ STOCK_TREE=$BUILD/stock/linux$GEN_TAG
 # x86_64-gcc, 6.12-x86_64...
 variant() {
 	_var=${GEN_TAG#-}${GEN_TAG:+-}$ARCH
-	case $1 in gcc | debian | stock | debug) _var=$_var-$1 ;; esac
+	case $1 in gcc | debian | stock | debug | stock-debug) _var=$_var-$1 ;; esac
 	printf '%s\n' "$_var"
 }
 kobj() { printf '%s\n' "$BUILD/kernel-$(variant "$1")"; }

@@ -30,9 +30,18 @@
  * definitions in the same order), then one line per finding, then the
  * figures: definitions tried, accepted, rejected (by the reason the
  * kernel's error_log gives), probe hits (entries the events wrote to the
- * trace buffer, those it lost included), splats.  Exit status 0 when nothing was found.
+ * trace buffer, those it lost included), splats.  Exit status 0 when
+ * nothing was found, 1 when something was, 3 when the targets were not
+ * reached (and nothing was found).
  *
- *   probe-fuzz [-s SEED] [-t SECONDS] [-n ROUNDS] [-v]
+ * A campaign runs for -t SECONDS, or -n ROUNDS.  With targets (-a
+ * ACCEPTED definitions, -H HITS), it goes on after -t SECONDS until it
+ * has reached both, for at most -T SECONDS in all: the figures of a seed
+ * then depend on the definitions it drew, not on how fast the machine
+ * ran them.
+ *
+ *   probe-fuzz [-s SEED] [-t SECONDS] [-T SECONDS] [-a ACCEPTED] [-H HITS]
+ *              [-n ROUNDS] [-v]
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -782,48 +791,105 @@ static void round_once(unsigned long n)
 				has_module = access(MODULE_RUN, W_OK) == 0;
 			hits_base = buffer_entries();
 		}
-		if (def_hot) {
+		if (def_hot)
 			make_resident((long)n, def);
-			check_kmsg();
-			return;
-		}
-		err = write_file(path, "0", 0);
-		if (err)
-			finding("disabling the event failed: %s", strerror(-err));
+		else
+			retire((long)n);
+	} else {
+		err = remove_event(del);
+		if (err && err != -ENOENT)
+			finding("removing the event fuzz/e%lu, never enabled, failed: %s",
+				n, strerror(-err));
 	}
-	err = remove_event(del);
-	if (err && err != -ENOENT)
-		finding("removing the disabled event failed: %s", strerror(-err));
 	check_kmsg();
+}
+
+/* Hits so far: those counted at the resets, and the buffer's since. */
+static unsigned long hits_now(void)
+{
+	return hits + buffer_entries() - hits_base;
+}
+
+/*
+ * Go on with round N?  For -n ROUNDS, until that many; else for SECONDS
+ * at least and, with targets, until they are reached, up to MAX_SECONDS.
+ */
+static int go_on(unsigned long n, long rounds, time_t start, long seconds,
+		 long max_seconds, unsigned long want_accepted, unsigned long want_hits)
+{
+	time_t now;
+
+	if (rounds >= 0)
+		return (long)n < rounds;
+	now = time(NULL);
+	if (now < start + seconds)
+		return 1;
+	if (now >= start + max_seconds)
+		return 0;
+	if (accepted < want_accepted)
+		return 1;
+	if (!want_hits)
+		return 0;
+	/* the trace buffer's statistics are files: read every 16th round */
+	return n % 16 || hits_now() < want_hits;
+}
+
+static unsigned long parse_count(const char *arg, char opt)
+{
+	char *end;
+	long v = strtol(arg, &end, 0);
+
+	if (*arg == '\0' || *end != '\0' || v < 0) {
+		fprintf(stderr, "probe-fuzz: -%c %s: a number, 0 or more\n", opt, arg);
+		exit(2);
+	}
+	return (unsigned long)v;
 }
 
 int main(int argc, char **argv)
 {
 	uint64_t seed = 0;
-	long seconds = 60, rounds = -1;
+	long seconds = 60, max_seconds = -1, rounds = -1;
+	unsigned long want_accepted = 0, want_hits = 0, n;
 	pthread_t th[4];
 	unsigned int i, nth = 0;
-	time_t end;
-	int opt;
+	time_t start;
+	int opt, reached;
 
-	while ((opt = getopt(argc, argv, "s:t:n:v")) != -1) {
+	while ((opt = getopt(argc, argv, "s:t:T:a:H:n:v")) != -1) {
 		switch (opt) {
 		case 's':
 			seed = strtoull(optarg, NULL, 0);
 			break;
 		case 't':
-			seconds = strtol(optarg, NULL, 0);
+			seconds = (long)parse_count(optarg, 't');
+			break;
+		case 'T':
+			max_seconds = (long)parse_count(optarg, 'T');
+			break;
+		case 'a':
+			want_accepted = parse_count(optarg, 'a');
+			break;
+		case 'H':
+			want_hits = parse_count(optarg, 'H');
 			break;
 		case 'n':
-			rounds = strtol(optarg, NULL, 0);
+			rounds = (long)parse_count(optarg, 'n');
 			break;
 		case 'v':
 			verbose = 1;
 			break;
 		default:
-			fprintf(stderr, "usage: %s [-s SEED] [-t SECONDS] [-n ROUNDS] [-v]\n", argv[0]);
+			fprintf(stderr, "usage: %s [-s SEED] [-t SECONDS] [-T SECONDS] [-a ACCEPTED] [-H HITS] [-n ROUNDS] [-v]\n",
+				argv[0]);
 			return 2;
 		}
+	}
+	if (max_seconds < 0)
+		max_seconds = seconds;
+	if (max_seconds < seconds) {
+		fprintf(stderr, "probe-fuzz: -T %ld is less than -t %ld\n", max_seconds, seconds);
+		return 2;
 	}
 	if (!seed) {
 		struct timespec now;
@@ -867,8 +933,8 @@ int main(int argc, char **argv)
 	if (has_strict)
 		pthread_create(&th[nth++], NULL, strict_worker, NULL);
 
-	end = time(NULL) + seconds;
-	for (unsigned long n = 0; rounds < 0 ? time(NULL) < end : (long)n < rounds; n++)
+	start = time(NULL);
+	for (n = 0; go_on(n, rounds, start, seconds, max_seconds, want_accepted, want_hits); n++)
 		round_once(n);
 	while (nresidents) {
 		retire(residents[--nresidents]);
@@ -884,5 +950,12 @@ int main(int argc, char **argv)
 	       tried, accepted, rejected, hits, splats, findings, busy_refused, made_resident);
 	for (i = 0; i < nreasons; i++)
 		printf("probe-fuzz: rejected %lu: %s\n", reasons[i].count, reasons[i].reason);
-	return splats || findings ? 1 : 0;
+	reached = accepted >= want_accepted && hits >= want_hits;
+	if (want_accepted || want_hits)
+		printf("probe-fuzz: targets %lu accepted and %lu hits: %s in %ld s (at most %ld)\n",
+		       want_accepted, want_hits, reached ? "reached" : "not reached",
+		       (long)(time(NULL) - start), max_seconds);
+	if (splats || findings)
+		return 1;
+	return reached ? 0 : 3;
 }
