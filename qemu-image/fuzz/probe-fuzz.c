@@ -38,7 +38,8 @@
  * ACCEPTED definitions, -H HITS), it goes on after -t SECONDS until it
  * has reached both, for at most -T SECONDS in all: the figures of a seed
  * then depend on the definitions it drew, not on how fast the machine
- * ran them.
+ * ran them.  Every PROGRESS seconds it says how far it is on the console
+ * (/dev/console: the serial log on the host), for long campaigns.
  *
  *   probe-fuzz [-s SEED] [-t SECONDS] [-T SECONDS] [-a ACCEPTED] [-H HITS]
  *              [-n ROUNDS] [-v]
@@ -74,6 +75,7 @@
 #define MAX_REASONS	64
 #define DEF_LEN		4096
 #define RESIDENTS	8	/* events left enabled across rounds */
+#define PROGRESS	300	/* seconds between two progress lines */
 
 /*
  * xorshift64*: small, and the same sequence for the same seed everywhere.
@@ -834,6 +836,23 @@ static int go_on(unsigned long n, long rounds, time_t start, long seconds,
 	return n % 16 || hits_now() < want_hits;
 }
 
+/* How far the campaign is, on the console, every PROGRESS seconds. */
+static void progress(time_t start)
+{
+	static time_t last;
+	static int fd = -2;
+	time_t now = time(NULL);
+
+	if (now - (last ? last : start) < PROGRESS)
+		return;
+	last = now;
+	if (fd == -2)
+		fd = open("/dev/console", O_WRONLY | O_NOCTTY);
+	if (fd >= 0)
+		dprintf(fd, "probe-fuzz: %ld s: tried %lu, accepted %lu, hits %lu, splats %lu, findings %lu\n",
+			(long)(now - start), tried, accepted, hits_now(), splats, findings);
+}
+
 static unsigned long parse_count(const char *arg, char opt)
 {
 	char *end;
@@ -934,8 +953,10 @@ int main(int argc, char **argv)
 		pthread_create(&th[nth++], NULL, strict_worker, NULL);
 
 	start = time(NULL);
-	for (n = 0; go_on(n, rounds, start, seconds, max_seconds, want_accepted, want_hits); n++)
+	for (n = 0; go_on(n, rounds, start, seconds, max_seconds, want_accepted, want_hits); n++) {
 		round_once(n);
+		progress(start);
+	}
 	while (nresidents) {
 		retire(residents[--nresidents]);
 		free(resident_defs[nresidents]);
