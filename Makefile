@@ -218,7 +218,7 @@ needs_series := tree
 needs_dwarf := perf
 needs_dwarf-stock := perf-stock
 needs_dwarf-asan := perf-asan
-needs_dwarf-fuzz := perf-asan
+needs_dwarf-fuzz := perf-asan perf-specfuzz
 needs_spec-fuzz := kernel perf-specfuzz
 needs_kernel-dwarf := kernel perf
 needs_debian-tags := debian-tags perf perf-stock
@@ -336,7 +336,8 @@ bench-events:
 # (FUZZ_SEED repeats a run); its figures are in each run's TAP.
 FUZZ_SECONDS ?= 1800
 # Then the DWARF mutation fuzzer (dwarf-tests/fuzz-dwarf.sh) with the
-# sanitized perf of every generation, FUZZ_DWARF_INPUTS inputs each.
+# sanitized perf's probe code of every generation (its harness, and perf
+# itself to confirm a finding), FUZZ_DWARF_INPUTS inputs each.
 FUZZ_DWARF_INPUTS ?= 100000
 # Then the probe-spec fuzzer (dwarf-tests/fuzz-specs.sh) on the guest
 # kernel of every generation, with its sanitized perf's probe code,
@@ -349,7 +350,7 @@ fuzz:
 		KGEN=$$g KCC=$$k FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_SEED=$(FUZZ_SEED) \
 			sh qemu-image/run.sh fuzz || exit 1; \
 	done; done
-	@$(MAKE) --no-print-directory perf-asan $(foreach g,$(OTHER_GENS),perf-asan@$(g))
+	@$(MAKE) --no-print-directory perf-specfuzz $(foreach g,$(OTHER_GENS),perf-specfuzz@$(g))
 	@for g in $(DEFAULT_GEN) $(OTHER_GENS); do \
 		KGEN=$$g INPUTS=$(FUZZ_DWARF_INPUTS) SEED=$(or $(FUZZ_SEED),1) \
 			sh dwarf-tests/fuzz-dwarf.sh || exit 1; \
