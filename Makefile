@@ -228,7 +228,7 @@ needs_series := tree
 needs_dwarf := perf
 needs_dwarf-stock := perf-stock
 needs_dwarf-asan := perf-asan
-needs_dwarf-fuzz := perf-asan
+needs_dwarf-fuzz := perf-asan perf-specfuzz
 needs_spec-fuzz := kernel perf-specfuzz
 needs_kernel-dwarf := kernel perf
 needs_debian-tags := debian-tags perf perf-stock
@@ -353,7 +353,8 @@ FUZZ_ACCEPTED ?= 10000
 FUZZ_HITS ?= 1000000
 FUZZ_MAX_SECONDS ?= 14400
 # Then the DWARF mutation fuzzer (dwarf-tests/fuzz-dwarf.sh) with the
-# sanitized perf of every generation, FUZZ_DWARF_INPUTS inputs each.
+# sanitized perf's probe code of every generation (its harness, and perf
+# itself to confirm a finding), FUZZ_DWARF_INPUTS inputs each.
 FUZZ_DWARF_INPUTS ?= 100000
 # Then the probe-spec fuzzer (dwarf-tests/fuzz-specs.sh) on the guest
 # kernel of every generation, with its sanitized perf's probe code,
@@ -367,7 +368,7 @@ fuzz:
 			FUZZ_ACCEPTED=$(FUZZ_ACCEPTED) FUZZ_HITS=$(FUZZ_HITS) \
 			FUZZ_MAX_SECONDS=$(FUZZ_MAX_SECONDS) sh qemu-image/run.sh fuzz || exit 1; \
 	done; done
-	@$(MAKE) --no-print-directory perf-asan $(foreach g,$(OTHER_GENS),perf-asan@$(g))
+	@$(MAKE) --no-print-directory perf-specfuzz $(foreach g,$(OTHER_GENS),perf-specfuzz@$(g))
 	@for g in $(DEFAULT_GEN) $(OTHER_GENS); do \
 		KGEN=$$g INPUTS=$(FUZZ_DWARF_INPUTS) SEED=$(FUZZ_SEED) \
 			sh dwarf-tests/fuzz-dwarf.sh || exit 1; \

@@ -41,6 +41,8 @@ HERE=$(CDPATH='' cd -- "$(dirname -- "$0")" && pwd)
 TOP=$(dirname -- "$HERE")
 # shellcheck source=../scripts/lib.sh
 . "$TOP/scripts/lib.sh"
+# shellcheck source=fuzz/harness.sh
+. "$HERE/fuzz/harness.sh"
 HARNESS=${HARNESS:-$(sh "$TOP/scripts/perf-specfuzz.sh" --path)}
 VMLINUX=${VMLINUX:-$KOBJ/vmlinux}
 VOCAB_DIR=$BUILD/spec-fuzz$GEN_TAG-vocab
@@ -90,115 +92,37 @@ offline_perf_env "$BUILD/env" "$TOP/$TRACEFS_README" || tap_bail "cannot create 
 made=$(wc -l <"$BUILD/specs")
 t0=$(date +%s)
 
-# run_harness DIR FIRST LAST: specs FIRST to LAST (numbers, from 0) in
-# one harness process; its records in DIR/run.rec, its sanitizer reports
-# in DIR/san.log.PID, which the harness watches (-l: a report of UBSan,
-# which lets perf go on, ends the process after its spec); LSan checks
-# where the harness asks it to, not at the exit.
-run_harness() {
-	rm -f "$1"/san.log.*
-	sanitizer_env "$1"
-	ASAN_OPTIONS="$ASAN_OPTIONS:leak_check_at_exit=0"
-	sed -n "$(($2 + 1)),$(($3 + 1))p" "$BUILD/specs" |
-		PERF_HOME=$1/home offline_perf "$BUILD/env" "$HARNESS" -t "$FUZZ_TIMEOUT" \
-			-r "$RENEW" -i "$2" -l "$1/san.log" "$VMLINUX" >"$1/run.rec" 2>"$1/run.err"
-}
-
-# report_site FILE: where a sanitizer's report says perf went wrong: the
-# function of its first frame outside the sanitizers' own code.
-report_site() {
-	awk '/^ *#[0-9]+ 0x[0-9a-f]+ in / && !/libsanitizer|_interceptor_|__sanitizer/ {
-		for (i = 1; i < NF; i++) if ($i == "in") { print $(i + 1); exit } }' "$1"
-}
-
-# report_kind FILE STATUS: signal or sanitizer (ASan's reports of a
-# signal are "deadly signals"; without a report, a signal's exit status).
-report_kind() {
-	if [ -s "$1" ]; then
-		if grep -q 'DEADLYSIGNAL\|AddressSanitizer: \(SEGV\|BUS\|FPE\|ILL\|ABRT\)' "$1"; then
-			echo signal
-		else
-			echo sanitizer
-		fi
-	elif [ "$2" -gt 128 ]; then
-		echo signal
-	fi
-}
-
-# finding DIR I KIND: spec I is a finding of KIND, with DIR's report.
+# finding DIR SPECS I KIND: spec I is a finding of KIND, with DIR's
+# report (fuzz/harness.sh calls it).
 finding() {
-	_f=$BUILD/findings/$2
-	mkdir -p "$_f"
-	_spec=$(sed -n "$(($2 + 1))p" "$BUILD/specs")
-	printf '%s\n' "$_spec" >"$_f/spec"
-	cp "$1/report" "$_f/report"
-	cp "$1/run.rec" "$_f/records"
-	_site=$(report_site "$_f/report")
-	printf '%s%s\n' "$3" "${_site:+@$_site}" >"$_f/kind"
+	FINDING=$BUILD/findings/$3
+	mkdir -p "$FINDING"
+	_spec=$(sed -n "$(($3 + 1))p" "$2")
+	printf '%s\n' "$_spec" >"$FINDING/spec"
+	cp "$1/report" "$FINDING/report"
+	cp "$1/run.rec" "$FINDING/records"
+	_site=$(report_site "$FINDING/report")
+	printf '%s%s\n' "$4" "${_site:+@$_site}" >"$FINDING/kind"
 	_opt=${_spec#*	}
 	{
-		printf 'spec %s (%s) of seed %s: %s%s\n' "$2" "${_spec%%	*}" "$SEED" \
-			"$3" "${_site:+ in $_site}"
+		printf 'spec %s (%s) of seed %s: %s%s\n' "$3" "${_spec%%	*}" "$SEED" \
+			"$4" "${_site:+ in $_site}"
 		printf "  perf probe -k %s %s '%s'\n" "$VMLINUX" "${_opt%% *}" "${_opt#* }" |
 			cut -c1-300
-		printf '  or: %s -s %s -f %s -n 1 %s\n' "$gen" "$SEED" "$2" "$vocab"
-	} >"$_f/what"
+		printf '  or: %s -s %s -f %s -n 1 %s\n' "$gen" "$SEED" "$3" "$vocab"
+	} >"$FINDING/what"
 }
 
-# worker W FIRST LAST: specs FIRST to LAST, in as many harness processes
-# as findings take; the records in records.W, one line per process in
-# runs.W ("FIRST LAST-RUN STATUS").
-worker() {
-	_w=$BUILD/w$1
-	mkdir -p "$_w/home"
-	_next=$2
-	while [ "$_next" -le "$3" ]; do
-		run_harness "$_w" "$_next" "$3"
-		_rc=$?
-		cat "$_w"/san.log.* >"$_w/report" 2>/dev/null
-		cat "$_w/run.rec" >>"$BUILD/records.$1"
-		if grep -q '^F ' "$_w/run.rec"; then
-			sed -n 's/^F [0-9]* //p' "$_w/run.rec" >"$BUILD/broken.$1"
-			return 1
-		fi
-		_last=$(awk '$1 == "S" { s = $2 } END { print s }' "$_w/run.rec")
-		printf '%s %s %s\n' "$_next" "${_last:--}" "$_rc" >>"$BUILD/runs.$1"
-		if grep -q '^E ' "$_w/run.rec"; then
-			# A report of a process that ended well: at the exit
-			if [ -s "$_w/report" ]; then
-				finding "$_w" "$_next" sanitizer
-				echo "the report came after the specs $_next-$3 ended" >>"$BUILD/findings/$_next/what"
-			fi
-			break
-		fi
-		[ -n "$_last" ] || {
-			echo "harness died before a spec: $(tail -n 3 "$_w/run.err")" >"$BUILD/broken.$1"
-			return 1
-		}
-		_leak=$(awk '$1 == "L" { print $2, $3 }' "$_w/run.rec")
-		if [ -n "$_leak" ]; then
-			# The group's specs ran; leak.W keeps the group and its report.
-			_site=$(report_site "$_w/report")
-			printf '%s %s\n' "$_leak" "${_site:-?}" >>"$BUILD/leaks.$1"
-			cp "$_w/report" "$_w/leak.${_leak% *}"
-			_next=$((${_leak#* } + 1))
-			continue
-		fi
-		if grep -q "^R $_last\$" "$_w/run.rec"; then
-			finding "$_w" "$_last" "$(report_kind "$_w/report" "$_rc")"
-		elif grep -q "^T $_last\$" "$_w/run.rec"; then
-			finding "$_w" "$_last" timeout
-		elif grep -q "^X $_last\$" "$_w/run.rec"; then
-			# perf called exit(): an answer, as the command line gives it
-			echo "$_last" >>"$BUILD/exits.$1"
-		elif ! grep -q "^V $_last " "$_w/run.rec"; then
-			_kind=$(report_kind "$_w/report" "$_rc")
-			finding "$_w" "$_last" "${_kind:-signal}"
-			[ -n "$_kind" ] || echo "  (no report; exit status $_rc)" >>"$BUILD/findings/$_last/what"
-		fi
-		_next=$((_last + 1))
-	done
-	return 0
+# leak_group SPECS FIRST LAST SITE REPORT: the group leaks, none of its
+# specs alone: keep the group's report (fuzz/harness.sh calls it).
+leak_group() {
+	_f=$BUILD/findings/$2
+	mkdir -p "$_f"
+	cp "$5" "$_f/report"
+	echo "sanitizer@$4" >"$_f/kind"
+	printf 'specs %s-%s of seed %s: a leak in %s, made by none of them alone\n' \
+		"$2" "$3" "$SEED" "$4" >"$_f/what"
+	sed -n "$(($2 + 1)),$(($3 + 1))p" "$1" >"$_f/spec"
 }
 
 w=0
@@ -208,7 +132,7 @@ while [ "$w" -lt "$JOBS" ] && [ $((w * per)) -lt "$made" ]; do
 	last=$(((w + 1) * per - 1))
 	[ "$last" -lt "$made" ] || last=$((made - 1))
 	: >"$BUILD/records.$w"
-	worker "$w" $((w * per)) "$last" &
+	harness_worker "$w" "$BUILD/specs" $((w * per)) "$last" "$BUILD/env" "$VMLINUX" &
 	pids="$pids $!"
 	w=$((w + 1))
 done
@@ -221,37 +145,8 @@ done
 # Leaks: each group's specs alone, for at most PINPOINT groups of a site.
 cat "$BUILD"/leaks.* 2>/dev/null >"$BUILD/leaks"
 : >"$BUILD/leaks.done"
-mkdir -p "$BUILD/alone/home"
-nalone=0
-while read -r first last site; do
-	if [ "$(awk -v s="$site" '$3 == s' "$BUILD/leaks.done" | wc -l)" -ge "$PINPOINT" ]; then
-		echo "$first $last $site not-run" >>"$BUILD/leaks.done"
-		continue
-	fi
-	found=
-	i=$first
-	while [ "$i" -le "$last" ]; do
-		run_harness "$BUILD/alone" "$i" "$i"
-		cat "$BUILD"/alone/san.log.* >"$BUILD/alone/report" 2>/dev/null
-		if grep -q '^L ' "$BUILD/alone/run.rec"; then
-			finding "$BUILD/alone" "$i" sanitizer
-			found=$i
-		fi
-		i=$((i + 1))
-		nalone=$((nalone + 1))
-	done
-	if [ -z "$found" ]; then
-		# the group leaks, none of its specs alone: keep the group's report
-		f=$BUILD/findings/$first
-		mkdir -p "$f"
-		cat "$BUILD"/w*/leak."$first" >"$f/report" 2>/dev/null
-		echo "sanitizer@$site" >"$f/kind"
-		printf 'specs %s-%s of seed %s: a leak in %s, made by none of them alone\n' \
-			"$first" "$last" "$SEED" "$site" >"$f/what"
-		sed -n "$((first + 1)),$((last + 1))p" "$BUILD/specs" >"$f/spec"
-	fi
-	echo "$first $last $site ${found:-none}" >>"$BUILD/leaks.done"
-done <"$BUILD/leaks"
+nalone=$(harness_pinpoint "$BUILD/alone" "$BUILD/specs" "$BUILD/env" "$BUILD/leaks.done" "$VMLINUX" \
+	<"$BUILD/leaks")
 seconds=$(($(date +%s) - t0))
 
 # The figures.  Every spec has a verdict (V), or is a finding, or perf
@@ -259,13 +154,7 @@ seconds=$(($(date +%s) - t0))
 cat "$BUILD"/records.* >"$BUILD/records"
 cat "$BUILD"/exits.* 2>/dev/null >"$BUILD/exits"
 awk -F'\t' '{ print NR - 1, $1 }' "$BUILD/specs" >"$BUILD/classes"
-awk 'FILENAME ~ /classes$/ { class[$1] = $2; next }
-	$1 == "V" { n[class[$2]]++; v[class[$2], $3]++; answered++
-		if ($4 + 0 > most) { most = $4 + 0; at = $2 } }
-	END {
-		for (c in n) printf "D %-8s %6d specs: %6d accepted, %6d rejected\n", c, n[c], v[c, "accepted"], v[c, "rejected"]
-		printf "A %d %d %d\n", answered, most, at
-	}' "$BUILD/classes" "$BUILD/records" | sort >"$BUILD/figures"
+harness_figures specs "$BUILD/classes" "$BUILD/records" >"$BUILD/figures"
 # shellcheck disable=SC2046 # three numbers
 set -- $(sed -n 's/^A //p' "$BUILD/figures")
 answered=$1 longest=$2 longest_at=$3

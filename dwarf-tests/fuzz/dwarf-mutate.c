@@ -6,7 +6,10 @@
  * the result to perf probe -V and -D.
  *
  *   dwarf-mutate [-s SEED] [-n COUNT] IN OUT
+ *   dwarf-mutate [-n COUNT] -b <LINES
  *
+ * -b makes many files in one run, one per line "SEED IN OUT" of LINES:
+ * each the same bytes that "-s SEED IN OUT" makes.
  * Mutations are chosen with a generator seeded by SEED (the same seed
  * gives the same file) and know the structure they break: .debug_abbrev
  * and .debug_info are parsed (DWARF 2 to 5 compile units), and most
@@ -656,41 +659,42 @@ static int mutate_truncate(void)
 	return 0;
 }
 
-int main(int argc, char **argv)
+/*
+ * Mutate IN into OUT with SEED: everything is read and chosen again, so
+ * that a file made among many (-b) is the file made alone.  Returns the
+ * exit status of a run of one.
+ */
+static int mutate_one(unsigned long long seed, long count, const char *in,
+		      const char *out)
 {
 	static int (*const kinds[])(void) = {
 		mutate_ref, mutate_ref, mutate_ref, mutate_strp, mutate_stroff, mutate_code,
 		mutate_abbrev, mutate_bytes, mutate_string, mutate_truncate,
 	};
-	unsigned long long seed = 1;
-	long count = 0;
 	FILE *f;
-	int c, done = 0, tries = 0;
+	int done = 0, tries = 0;
 
-	while ((c = getopt(argc, argv, "s:n:")) != -1) {
-		switch (c) {
-		case 's': seed = strtoull(optarg, NULL, 0); break;
-		case 'n': count = strtol(optarg, NULL, 0); break;
-		default: goto usage;
-		}
-	}
-	if (argc - optind != 2)
-		goto usage;
+	free(buf);
+	buf = NULL;
+	memset(sect, 0, sizeof(sect));
+	nattrs = ndies = nabbrevs = 0;
 	rng = seed;
 	if (count <= 0)
 		count = 1 + below(4);
-	f = fopen(argv[optind], "rb");
+	f = fopen(in, "rb");
 	if (!f || fseek(f, 0, SEEK_END) || (long)(len = ftell(f)) < 0 ||
 	    fseek(f, 0, SEEK_SET) || !(buf = malloc(len ? len : 1)) ||
 	    fread(buf, 1, len, f) != len) {
-		fprintf(stderr, "dwarf-mutate: cannot read %s: %s\n", argv[optind],
+		fprintf(stderr, "dwarf-mutate: cannot read %s: %s\n", in,
 			strerror(errno));
+		if (f)
+			fclose(f);
 		return 1;
 	}
 	fclose(f);
 	if (find_sections()) {
 		fprintf(stderr, "dwarf-mutate: %s: not a 64-bit little-endian ELF file with .debug_info and .debug_abbrev\n",
-			argv[optind]);
+			in);
 		return 2;
 	}
 	read_info();
@@ -699,14 +703,71 @@ int main(int argc, char **argv)
 	while (done < count && tries++ < 100)
 		if (!kinds[below(sizeof(kinds) / sizeof(*kinds))]())
 			done++;
-	f = fopen(argv[optind + 1], "wb");
+	f = fopen(out, "wb");
 	if (!f || fwrite(buf, 1, len, f) != len || fclose(f)) {
-		fprintf(stderr, "dwarf-mutate: cannot write %s: %s\n",
-			argv[optind + 1], strerror(errno));
+		fprintf(stderr, "dwarf-mutate: cannot write %s: %s\n", out,
+			strerror(errno));
 		return 1;
 	}
 	return 0;
+}
+
+/*
+ * -b: "SEED IN OUT" lines on stdin, each as "-s SEED IN OUT" would be
+ * (with the same -n), one exec for many files: the fuzzer makes
+ * thousands.  A line that fails is said on stderr, with its number, and
+ * the next goes on; the exit status is the worst.
+ */
+static int mutate_many(long count)
+{
+	char *line = NULL, in[4096], out[4096];
+	unsigned long long seed;
+	size_t cap = 0;
+	long n = 0;
+	int worst = 0, ret;
+
+	while (getline(&line, &cap, stdin) >= 0) {
+		n++;
+		if (sscanf(line, "%llu %4095s %4095s", &seed, in, out) != 3) {
+			fprintf(stderr, "dwarf-mutate: stdin:%ld: not \"SEED IN OUT\"\n", n);
+			worst = worst ? worst : 1;
+			continue;
+		}
+		ret = mutate_one(seed, count, in, out);
+		if (ret)
+			fprintf(stderr, "dwarf-mutate: stdin:%ld: seed %llu: failed\n", n, seed);
+		if (ret > worst)
+			worst = ret;
+	}
+	free(line);
+	if (fflush(stdout)) {
+		fprintf(stderr, "dwarf-mutate: stdout: %s\n", strerror(errno));
+		return 1;
+	}
+	return worst;
+}
+
+int main(int argc, char **argv)
+{
+	unsigned long long seed = 1;
+	long count = 0;
+	int c, many = 0;
+
+	while ((c = getopt(argc, argv, "s:n:b")) != -1) {
+		switch (c) {
+		case 's': seed = strtoull(optarg, NULL, 0); break;
+		case 'n': count = strtol(optarg, NULL, 0); break;
+		case 'b': many = 1; break;
+		default: goto usage;
+		}
+	}
+	if (many && argc == optind)
+		return mutate_many(count);
+	if (many || argc - optind != 2)
+		goto usage;
+	return mutate_one(seed, count, argv[optind], argv[optind + 1]);
 usage:
-	fprintf(stderr, "usage: dwarf-mutate [-s SEED] [-n COUNT] IN OUT\n");
+	fprintf(stderr, "usage: dwarf-mutate [-s SEED] [-n COUNT] IN OUT\n"
+		"       dwarf-mutate [-n COUNT] -b <LINES   (each \"SEED IN OUT\")\n");
 	return 1;
 }

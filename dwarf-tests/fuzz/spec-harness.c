@@ -2,7 +2,8 @@
 /*
  * spec-harness: what "perf probe -k VMLINUX -D SPEC" (or "-V POINT")
  * does, for spec after spec in one process, for the probe-spec fuzzer
- * (dwarf-tests/fuzz-specs.sh).  One perf process per spec costs a few
+ * (dwarf-tests/fuzz-specs.sh) and the DWARF mutation fuzzer
+ * (dwarf-tests/fuzz-dwarf.sh).  One perf process per spec costs a few
  * tenths of a second of startup each; here perf's setup is done once.
  *
  * It is linked with the objects and libraries of a perf build, by that
@@ -14,11 +15,13 @@
  * show_available_vars() (-V), and the cleanup.  The environment is
  * perf's (scripts/offline-perf.sh: the fixture tracefs README...).
  *
- *   spec-harness [-t SECONDS] [-r N] [-i FIRST] [-l LOG] VMLINUX <SPECS >RECORDS
+ *   spec-harness [-t SECONDS] [-r N] [-i FIRST] [-l LOG] [VMLINUX] <SPECS >RECORDS
  *
  * SPECS: one a line, "-D SPEC" or "-V POINT", after an optional label
- * ended by a tab (spec-gen writes its class there).  Line L is spec
- * FIRST + L (-i, default 0).  RECORDS, one a line, written unbuffered so
+ * ended by a tab (spec-gen writes its class there), and optionally
+ * "-k PATH " before it (PATH without blanks): perf's kernel for that
+ * line, instead of VMLINUX (which a line without -k needs).  Line L is
+ * spec FIRST + L (-i, default 0).  RECORDS, one a line, written unbuffered so
  * that the last S line names the spec that was running if the process
  * dies (a signal, a sanitizer's report):
  *   S I SPEC          spec I starts
@@ -47,6 +50,24 @@
  * would; a -V spec makes them again itself (show_available_vars()).
  * What differs from one process per spec: warnings that perf gives
  * once per process are given once per harness process.
+ *
+ * A line with -k (the DWARF fuzzer: one mutated file per line) gets
+ * symbol maps of its own, made from PATH, as a new perf process would:
+ * the maps of the line before, with their dsos (which point to the
+ * file name they were read from) and whatever was loaded from them,
+ * are deleted first, even when PATH is the same name (the file may be
+ * another).  The debug information is not kept between lines either:
+ * -D and -V open it and close it again in each call (open_debuginfo();
+ * the one cache, debuginfo_cache of util/probe-event.c, serves perf
+ * probe -l alone and is emptied at its end).  Nor does perf read the
+ * host's kernel for a -k line: its /proc/kallsyms and /proc/modules are
+ * hidden from perf as kptr_restrict hides them from a user (they would
+ * say where the host's kernel and modules are; with -k the kernel is
+ * PATH, and reading the host's kallsyms three times took 0.1 s of the
+ * 0.12 s that perf spent on a small input).  The tracefs README is
+ * read once per process (probe-file.c's scan_ftrace_readme()): one
+ * process serves one README.  The leak check still waits for -r N
+ * lines, not one.
  */
 #include <errno.h>
 #include <signal.h>
@@ -205,6 +226,24 @@ static bool reported(const char *log)
 	return true;
 }
 
+/*
+ * The symbol maps, for a -k line without the host's kernel: perf's
+ * symbol__init() reads kptr_restrict; done first (user_only: no maps),
+ * what it read can be overruled before the maps are made.
+ */
+static int init_maps(bool hide_host)
+{
+	int ret;
+
+	if (hide_host) {
+		ret = init_probe_symbol_maps(true);
+		if (ret < 0)
+			return ret;
+		symbol_conf.kptr_restrict = true;
+	}
+	return init_probe_symbol_maps(false);
+}
+
 /* -D SPEC, as builtin-probe.c's perf_add_probe_events() with -D. */
 static int definition(const char *spec)
 {
@@ -249,9 +288,9 @@ int __wrap_main(int argc, const char **argv)
 {
 	unsigned long long first = 0, n = 0;
 	const char *log = NULL;
-	unsigned int timeout = 10, renew = 8, since = 0;
-	bool maps = false;
-	char *line = NULL;
+	unsigned int timeout = 10, renew = 8, since = 0, unchecked = 0;
+	bool maps = false, check = true;
+	char *line = NULL, *kpath = NULL;
 	size_t cap = 0;
 	ssize_t len;
 	int c, fd;
@@ -265,7 +304,7 @@ int __wrap_main(int argc, const char **argv)
 		default: goto usage;
 		}
 	}
-	if (argc - optind != 1 || !renew)
+	if (argc - optind > 1 || !renew)
 		goto usage;
 
 	/* The records keep stdout; perf's output goes to a scratch file. */
@@ -291,13 +330,15 @@ int __wrap_main(int argc, const char **argv)
 		return 1;
 	set_buildid_dir(NULL);
 	perf_env__init(&perf_env);
+	/* NULL without VMLINUX: perf would look for the host's kernel */
 	symbol_conf.vmlinux_name = argv[optind];
 	symbol_conf.try_vmlinux_path = false;
 	symbol_conf.ignore_vmlinux_buildid = true;
 	probe_conf.max_probes = MAX_PROBES;
 
 	for (cur = first; (len = getline(&line, &cap, stdin)) >= 0; cur++) {
-		char *spec = line, *tab;
+		char *spec = line, *tab, *what;
+		bool kline;
 		double t0, t1;
 		int ret;
 
@@ -306,14 +347,46 @@ int __wrap_main(int argc, const char **argv)
 		if (tab)
 			spec = tab + 1;
 		timeout_rec_len = snprintf(timeout_rec, sizeof(timeout_rec), "T %llu\n", cur);
-		/* before spec cur starts: the process may end there */
-		if (!maps)
+		kline = !strncmp(spec, "-k ", 3);
+		if (kline) {
+			size_t plen = strcspn(spec + 3, " ");
+
+			/* the maps point to the old name: it goes after them */
+			if (maps)
+				exit_probe_symbol_maps();
+			maps = false;
+			free(kpath);
+			kpath = strndup(spec + 3, plen);
+			if (!kpath) {
+				rec("F %llu spec-harness: %s\n", cur, strerror(errno));
+				return 1;
+			}
+			symbol_conf.vmlinux_name = kpath;
+			what = spec + 3 + plen;
+			what += strspn(what, " ");
+		} else {
+			what = spec;
+		}
+		/*
+		 * before spec cur starts (the process may end there), when the
+		 * heap is small: after the maps' renewal of -r N or -V, or
+		 * every -r N lines with -k
+		 */
+		if (!maps && (check || unchecked >= renew)) {
 			leak_check(cur);
+			check = false;
+			unchecked = 0;
+		}
 		alarm(timeout);
 		in_spec = 1;
 		rec("S %llu %s\n", cur, spec);
+		if (!symbol_conf.vmlinux_name) {
+			rec("F %llu spec-harness: no VMLINUX, and no -k PATH on the line\n", cur);
+			in_spec = 0;
+			return 1;
+		}
 		if (!maps) {
-			ret = init_probe_symbol_maps(false);
+			ret = init_maps(kline);
 			if (ret < 0) {
 				output_records();
 				rec("F %llu spec-harness: cannot make perf's symbol maps (%d)\n",
@@ -325,14 +398,15 @@ int __wrap_main(int argc, const char **argv)
 			since = 0;
 		}
 		t0 = now();
-		if (!strncmp(spec, "-D ", 3)) {
-			ret = definition(spec + 3);
-		} else if (!strncmp(spec, "-V ", 3)) {
-			ret = variables(spec + 3);
+		if (!strncmp(what, "-D ", 3)) {
+			ret = definition(what + 3);
+		} else if (!strncmp(what, "-V ", 3)) {
+			ret = variables(what + 3);
 			/* show_available_vars() ended the maps */
 			maps = false;
+			check = true;
 		} else {
-			pr_err("spec-harness: not \"-D SPEC\" or \"-V POINT\"\n");
+			pr_err("spec-harness: not \"[-k PATH] -D SPEC\" or \"[-k PATH] -V POINT\"\n");
 			ret = -EINVAL;
 		}
 		t1 = now();
@@ -347,7 +421,9 @@ int __wrap_main(int argc, const char **argv)
 		if (maps && ++since >= renew) {
 			exit_probe_symbol_maps();
 			maps = false;
+			check = true;
 		}
+		unchecked++;
 		in_spec = 0;
 		alarm(0);
 		n++;
@@ -355,12 +431,13 @@ int __wrap_main(int argc, const char **argv)
 	free(line);
 	if (maps)
 		exit_probe_symbol_maps();
+	free(kpath);
 	leak_check(cur);
 	rec("E %llu\n", n);
 	perf_config__exit();
 	perf_env__exit(&perf_env);
 	return 0;
 usage:
-	fprintf(stderr, "usage: spec-harness [-t SECONDS] [-r N] [-i FIRST] [-l LOG] VMLINUX <SPECS >RECORDS\n");
+	fprintf(stderr, "usage: spec-harness [-t SECONDS] [-r N] [-i FIRST] [-l LOG] [VMLINUX] <SPECS >RECORDS\n");
 	return 1;
 }
