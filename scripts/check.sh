@@ -67,7 +67,7 @@ suite_cmd() {
 	spec-fuzz)
 		# The probe-spec fuzzer's smoke (make fuzz runs the campaign),
 		# seed 1: a failure repeats with the same SPECS.
-		SPECS=${FUZZ_SMOKE_SPECS:-600} SEED=${FUZZ_SMOKE_SEED:-1} \
+		SPECS=${FUZZ_SMOKE_SPECS:-400} SEED=${FUZZ_SMOKE_SEED:-1} \
 			sh "$TOP/dwarf-tests/fuzz-specs.sh"
 		;;
 	kernel-dwarf) sh "$TOP/dwarf-tests/kernel-tags.sh" ;;
