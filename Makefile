@@ -352,6 +352,11 @@ FUZZ_SECONDS ?= 1800
 FUZZ_ACCEPTED ?= 10000
 FUZZ_HITS ?= 1000000
 FUZZ_MAX_SECONDS ?= 14400
+# A run of the series' kernel that fails stops make fuzz; the control's
+# failures are stock's own (the bugs the series fixes among them), so
+# they are reported and make fuzz goes on.
+FUZZ_RUN = FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_SEED=$(FUZZ_SEED) FUZZ_ACCEPTED=$(FUZZ_ACCEPTED) \
+	FUZZ_HITS=$(FUZZ_HITS) FUZZ_MAX_SECONDS=$(FUZZ_MAX_SECONDS) sh qemu-image/run.sh fuzz
 # Then the DWARF mutation fuzzer (dwarf-tests/fuzz-dwarf.sh) with the
 # sanitized perf's probe code of every generation (its harness, and perf
 # itself to confirm a finding), FUZZ_DWARF_INPUTS inputs each.
@@ -363,11 +368,11 @@ FUZZ_SPECS ?= 100000
 fuzz:
 	@$(MAKE) --no-print-directory payload-debug payload-stock-debug \
 		$(foreach g,$(OTHER_GENS),payload-debug@$(g) payload-stock-debug@$(g))
-	@for g in $(DEFAULT_GEN) $(OTHER_GENS); do for k in debug stock-debug; do \
-		KGEN=$$g KCC=$$k FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_SEED=$(FUZZ_SEED) \
-			FUZZ_ACCEPTED=$(FUZZ_ACCEPTED) FUZZ_HITS=$(FUZZ_HITS) \
-			FUZZ_MAX_SECONDS=$(FUZZ_MAX_SECONDS) sh qemu-image/run.sh fuzz || exit 1; \
-	done; done
+	@for g in $(DEFAULT_GEN) $(OTHER_GENS); do \
+		KGEN=$$g KCC=debug $(FUZZ_RUN) || exit 1; \
+		KGEN=$$g KCC=stock-debug $(FUZZ_RUN) || \
+			echo "  FUZZ     $$g: the stock kernel (the control) has splats or failures of its own: its TAP above says which"; \
+	done
 	@$(MAKE) --no-print-directory perf-specfuzz $(foreach g,$(OTHER_GENS),perf-specfuzz@$(g))
 	@for g in $(DEFAULT_GEN) $(OTHER_GENS); do \
 		KGEN=$$g INPUTS=$(FUZZ_DWARF_INPUTS) SEED=$(FUZZ_SEED) \
