@@ -41,7 +41,7 @@ img=$dir.ext4
 
 [ -x "$PERF" ] || die "no perf at $PERF: run 'make perf'"
 # The stock kernel's modules and ftracetest come from the stock tree.
-case $KCC in stock | stock-debug) TREE=$STOCK_TREE ;; esac
+[ -z "$KCC_STOCK" ] || TREE=$STOCK_TREE
 [ -f "$KOBJ/vmlinux" ] || die "no kernel at $KOBJ: run 'make kernel'"
 
 # perf must find its libraries in the guest: check before booting.

@@ -84,7 +84,7 @@ if [ "$mode" = fuzz ]; then
 		cmdline="$cmdline${FUZZ_HITS:+ uaccess.fuzz_hits=$FUZZ_HITS}"
 	fi
 	# fuzz/debug-kernel.sh checks that its checks are live
-	case $KCC in debug | stock-debug) cmdline="$cmdline uaccess.debug_kernel=1" ;; esac
+	[ -z "$KCC_DEBUG" ] || cmdline="$cmdline uaccess.debug_kernel=1"
 	# the campaign, and the boot and the checks around it
 	timeout=${VM_TIMEOUT:-$((fuzz_max + 900))}
 fi

@@ -25,7 +25,7 @@ set -eu
 . "$(dirname -- "$0")/lib.sh"
 
 [ -f "$TREE/Makefile" ] || die "no kernel tree at $TREE: run 'make tree'"
-if [ "$KCC" = stock ] || [ "$KCC" = stock-debug ]; then
+if [ -n "$KCC_STOCK" ]; then
 	base_worktree "$STOCK_TREE"
 	TREE=$STOCK_TREE
 fi
@@ -44,7 +44,7 @@ if [ "$KCC" = gcc ]; then
 		case $f in /*) frags="$frags $f" ;; *) frags="$frags $TOP/$f" ;; esac
 	done
 fi
-if [ "$KCC" = debug ] || [ "$KCC" = stock-debug ]; then
+if [ -n "$KCC_DEBUG" ]; then
 	[ -n "$KCONFIGS_DEBUG" ] ||
 		die "KCC=$KCC: ${GEN_CONF#"$TOP"/} names no KCONFIGS_DEBUG"
 	for f in $KCONFIGS_DEBUG; do
@@ -117,7 +117,7 @@ if [ ! -f "$KOBJ/.config" ] || ! stamp_matches "$KOBJ/.uaccess-probe-config" "$s
 	# The stock tree's Kconfig symbols: an option it does not have is
 	# one that the series adds.
 	known=
-	if [ "$KCC" = stock ] || [ "$KCC" = stock-debug ]; then
+	if [ -n "$KCC_STOCK" ]; then
 		known=$KOBJ/.uaccess-probe-stock-symbols
 		find "$TREE" -name 'Kconfig*' -type f -exec sed -n \
 			's/^[[:space:]]*\(menu\)\{0,1\}config[[:space:]]\{1,\}\([A-Za-z0-9_]*\).*/CONFIG_\2/p' {} + |

@@ -135,6 +135,11 @@ case $KCC in
 clang | gcc | debian | stock | debug | stock-debug) ;;
 *) die "unsupported KCC=$KCC (clang, gcc, debian, stock, debug, stock-debug)" ;;
 esac
+# What the kernel of KCC is made of, for the scripts to ask once: the tree
+# without the series (KCC_STOCK) and the debug options (KCC_DEBUG).
+KCC_STOCK='' KCC_DEBUG=''
+case $KCC in stock | stock-debug) KCC_STOCK=1 ;; esac
+case $KCC in debug | stock-debug) KCC_DEBUG=1 ;; esac
 # The trees without the series and their perf builds are in build/stock/,
 # named as those of the patched tree are in build/: perf compiles the
 # same files there at the same relative paths, which lets ccache share
@@ -158,7 +163,7 @@ PERF=$PERF_OUT/perf
 STOCK_PERF_OUT=$BUILD/stock/perf$GEN_TAG
 STOCK_PERF=$STOCK_PERF_OUT/perf
 
-export TOP BUILD CACHE TREE STOCK_TREE ARCH KGEN KCC KVARIANT KOBJ PERF_OUT PERF \
+export TOP BUILD CACHE TREE STOCK_TREE ARCH KGEN KCC KCC_STOCK KCC_DEBUG KVARIANT KOBJ PERF_OUT PERF \
 	STOCK_PERF_OUT STOCK_PERF LOGS
 
 # timed NAME COMMAND...: run COMMAND, record its wall-clock duration in
