@@ -21,8 +21,9 @@
 #   JOBS=N          harness processes at a time (default: one per CPU),
 #                   each on its share of the specs
 #   RENEW=N         the harness makes perf's symbol maps again, and
-#                   checks for leaks, every N specs (default 8; see
-#                   fuzz/spec-harness.c)
+#                   checks for leaks, every N specs (default 32; see
+#                   fuzz/spec-harness.c: making them, which reads the
+#                   host's kallsyms, costs as much as 12 specs)
 #   VMLINUX=path    the kernel (default: make kernel's)
 #   HARNESS=path    the harness (default: make perf-specfuzz's)
 # A finding listed in fuzz/known-findings.txt (not fixed yet) is a skip
@@ -51,7 +52,7 @@ SPECS=${SPECS:-1000}
 SEED=${SEED:-1}
 FUZZ_TIMEOUT=${FUZZ_TIMEOUT:-10}
 JOBS=${JOBS:-$(ncpus)}
-RENEW=${RENEW:-8}
+RENEW=${RENEW:-32}
 # Runs of one spec alone, to find the one that leaked in a group: at most
 # this many groups per kind of leak (where it was allocated).
 PINPOINT=${PINPOINT:-3}
@@ -169,6 +170,8 @@ nexit=$(wc -l <"$BUILD/exits")
 		"$answered" "$nexit" "$nfind"
 	printf '%s harness processes (%s jobs, symbol maps made again every %s specs), %s more to find leaks\n' \
 		"$runs" "$JOBS" "$RENEW" "$nalone"
+	printf "%s calls of perf's served by what the harness keeps (the kernel's DWARF and symbols)\n" \
+		"$(awk '$1 == "K" { n += $2 } END { print n + 0 }' "$BUILD/records")"
 	printf 'the longest spec: %s ms, spec %s: %s\n' "$longest" "$longest_at" \
 		"$(sed -n "$((longest_at + 1))p" "$BUILD/specs" | cut -f2 | cut -c1-160)"
 	printf '%s s, %s specs/s\n' "$seconds" \

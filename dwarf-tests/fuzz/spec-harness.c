@@ -40,31 +40,62 @@
  *                     report is in LOG.PID): the process ends (exit
  *                     status 23)
  *   F I TEXT          the harness cannot go on (perf's setup failed)
+ *   K N               at the end: N calls of perf's were spared, what
+ *                     the harness kept served them (see below)
  *   E N               the end: N specs ran
  *
- * perf probe loads the kernel's symbols again for every event it
- * converts (kernel_get_module_dso() calls dso__load_vmlinux() each
- * time), into the same dso: they pile up, a few megabytes per spec,
- * and each load is slower than the one before.  So the symbol maps are
- * made again every -r N specs (default 8), as a new perf process
- * would; a -V spec makes them again itself (show_available_vars()).
- * What differs from one process per spec: warnings that perf gives
- * once per process are given once per harness process.
+ * What perf does again for every spec, whatever the spec is, the
+ * harness does once for as long as the kernel file stays the same: it
+ * takes the place of four of perf's functions (spec-harness.mk makes
+ * perf's definitions weak and names them __real_FUNCTION; the ones
+ * below call those):
+ *   debuginfo__new()     opens the kernel's DWARF; libdw decodes the
+ *                        line table of every unit that a func@file spec
+ *                        looks at, and forgets it at debuginfo__delete():
+ *                        two thirds of a spec's time.  One is kept,
+ *                        debuginfo__delete() spares it.
+ *   dso__load_vmlinux()  kernel_get_module_dso() loads the kernel's
+ *                        symbols into the same dso for every event, so
+ *                        they pile up, a few megabytes per spec.  Once
+ *                        the symbol maps' dso is loaded from the file,
+ *                        a load into a loaded dso is spared.  (Not by
+ *                        the dso's address: with AddressSanitizer,
+ *                        perf 6.12 has REFCNT_CHECKING, where each
+ *                        reference has an address of its own.)
+ *   dso__new_map()       the offline post-processing reads the symbols
+ *                        into a new map for every event.  One map per
+ *                        file is kept and shared.
+ * What they keep is the same file read again: no spec sees anything
+ * that it would not have made itself (the records of the probe-spec
+ * fuzzer's 400 specs of seed 1, verdicts and output, were the same with
+ * and without them; it ran 13 times faster).  A debuginfo that perf
+ * deleted is poisoned for AddressSanitizer until perf opens it again,
+ * and a second delete aborts: perf's use of it after the delete is
+ * still found.  What is not: a reference to the kept map that perf
+ * forgets to put (LeakSanitizer sees the harness's own).
+ *
+ * The symbol maps are still made again every -r N specs (default 8), as
+ * a new perf process would (the leak check waits for that; a -V spec
+ * ends them itself in show_available_vars()), and with them goes the
+ * dso that they loaded; the debuginfo and the map stay.  What differs
+ * from one process per spec: warnings that perf gives once per process
+ * are given once per harness process.
  *
  * A line with -k (the DWARF fuzzer: one mutated file per line) gets
  * symbol maps of its own, made from PATH, as a new perf process would:
  * the maps of the line before, with their dsos (which point to the
  * file name they were read from) and whatever was loaded from them,
  * are deleted first, even when PATH is the same name (the file may be
- * another).  The debug information is not kept between lines either:
- * -D and -V open it and close it again in each call (open_debuginfo();
- * the one cache, debuginfo_cache of util/probe-event.c, serves perf
- * probe -l alone and is emptied at its end).  Nor does perf read the
- * host's kernel for a -k line: its /proc/kallsyms and /proc/modules are
- * hidden from perf as kptr_restrict hides them from a user (they would
- * say where the host's kernel and modules are; with -k the kernel is
- * PATH, and reading the host's kallsyms three times took 0.1 s of the
- * 0.12 s that perf spent on a small input).  The tracefs README is
+ * another), and so is what the harness kept of the line before (its
+ * debug information, its symbols).  Nor does perf read the host's
+ * kernel for a -k line: its /proc/kallsyms and /proc/modules are hidden
+ * from perf as kptr_restrict hides them from a user (they would say
+ * where the host's kernel and modules are; with -k the kernel is PATH,
+ * and reading the host's kallsyms three times took 0.1 s of the 0.12 s
+ * that perf spent on a small input).  Without -k the harness is perf
+ * as a user runs it: a %return probe's address is taken from the
+ * host's _text (perf -D prints "Relocated base symbol is not found!"
+ * where kptr_restrict hides it).  The tracefs README is
  * read once per process (probe-file.c's scan_ftrace_readme()): one
  * process serves one README.  The leak check still waits for -r N
  * lines, not one.
@@ -83,7 +114,9 @@
 #include "util/build-id.h"
 #include "util/config.h"
 #include "util/debug.h"
+#include "util/dso.h"
 #include "util/env.h"
+#include "util/map.h"
 #include "util/probe-event.h"
 #include "util/probe-finder.h"
 #include "util/strfilter.h"
@@ -91,10 +124,13 @@
 #include "util/symbol_conf.h"
 
 #ifdef __SANITIZE_ADDRESS__
+#include <sanitizer/asan_interface.h>
 #include <sanitizer/lsan_interface.h>
 #define leaks_found()	__lsan_do_recoverable_leak_check()
 #else
 #define leaks_found()	0
+#define ASAN_POISON_MEMORY_REGION(addr, size)	((void)(addr), (void)(size))
+#define ASAN_UNPOISON_MEMORY_REGION(addr, size)	((void)(addr), (void)(size))
 #endif
 
 /* builtin-probe.c's filter for -V */
@@ -187,26 +223,6 @@ static void output_records(void)
 }
 
 /*
- * LeakSanitizer, between two makings of the symbol maps, when the heap
- * is small (the check scans it all): did the specs since the last check
- * leak?  A leak is reported again by every later check, so the process
- * ends after the first; the fuzzer runs each spec of the group alone to
- * find the one that leaks.
- */
-static void leak_check(unsigned long long next)
-{
-	static unsigned long long group;	/* the first spec since the last check */
-	static bool checked;
-
-	if (checked && next > group && leaks_found()) {
-		rec("L %llu %llu\n", group, next - 1);
-		exit(23);
-	}
-	checked = true;
-	group = next;
-}
-
-/*
  * Did a sanitizer report something since the last call (its log grew)?
  * UBSan goes on after a report: the next spec must not take the blame.
  * (With halt_on_error=1, GCC 12's UBSan loses the report it stops at.)
@@ -224,6 +240,154 @@ static bool reported(const char *log)
 		return false;
 	size = st.st_size;
 	return true;
+}
+
+/*
+ * What the harness keeps between specs (see the top of the file): perf's
+ * own functions, made weak by spec-harness.mk, under these names.
+ */
+struct debuginfo *__real_debuginfo__new(const char *path);
+void __real_debuginfo__delete(struct debuginfo *dbg);
+int __real_dso__load_vmlinux(struct dso *dso, struct map *map,
+			     const char *vmlinux, bool vmlinux_allocated);
+struct map *__real_dso__new_map(const char *name);
+
+static struct {
+	char *path;			/* the kernel file, as perf names it */
+	struct debuginfo *dinfo;	/* its DWARF */
+	int users;			/* perf's, not deleted yet */
+	struct map *map;		/* dso__new_map(path), loaded or not */
+	int loaded;			/* the symbols that the maps' dso has */
+	unsigned long long hits;	/* the calls that it spared */
+} kept;
+
+static bool kept_for(const char *path)
+{
+	return kept.path && path && !strcmp(kept.path, path);
+}
+
+/*
+ * perf's use of a debuginfo after it deleted it is still caught: the
+ * kept one is poisoned for AddressSanitizer while perf holds none.
+ */
+struct debuginfo *debuginfo__new(const char *path)
+{
+	if (!kept_for(path))
+		return __real_debuginfo__new(path);
+	if (kept.dinfo) {
+		kept.hits++;
+	} else {
+		kept.dinfo = __real_debuginfo__new(path);
+		if (!kept.dinfo)
+			return NULL;
+	}
+	if (!kept.users++)
+		ASAN_UNPOISON_MEMORY_REGION(kept.dinfo, sizeof(*kept.dinfo));
+	return kept.dinfo;
+}
+
+void debuginfo__delete(struct debuginfo *dbg)
+{
+	if (!dbg || dbg != kept.dinfo) {
+		__real_debuginfo__delete(dbg);
+	} else if (!kept.users) {
+		/* what ASan says of a second free(), the harness says */
+		fprintf(stderr, "spec-harness: debuginfo %p deleted twice\n", (void *)dbg);
+		abort();
+	} else if (!--kept.users) {
+		ASAN_POISON_MEMORY_REGION(dbg, sizeof(*dbg));
+	}
+}
+
+int dso__load_vmlinux(struct dso *dso, struct map *map, const char *vmlinux,
+		      bool vmlinux_allocated)
+{
+	int ret;
+
+	if (kept.loaded > 0 && kept_for(vmlinux) && dso__loaded(dso)) {
+		kept.hits++;
+		if (vmlinux_allocated)
+			free((char *)vmlinux);
+		return kept.loaded;
+	}
+	ret = __real_dso__load_vmlinux(dso, map, vmlinux, vmlinux_allocated);
+	if (ret > 0 && kept_for(vmlinux))
+		kept.loaded = ret;
+	return ret;
+}
+
+struct map *dso__new_map(const char *name)
+{
+	if (!kept_for(name))
+		return __real_dso__new_map(name);
+	if (kept.map) {
+		kept.hits++;
+		return map__get(kept.map);
+	}
+	kept.map = __real_dso__new_map(name);
+	return kept.map ? map__get(kept.map) : NULL;
+}
+
+/* The symbol maps end, and the dso that they loaded with them. */
+static void kept_maps_end(void)
+{
+	kept.loaded = 0;
+}
+
+/* Keep what perf reads from PATH from now on (NULL: nothing). */
+static int keep(const char *path)
+{
+	kept_maps_end();
+	if (kept.dinfo) {
+		ASAN_UNPOISON_MEMORY_REGION(kept.dinfo, sizeof(*kept.dinfo));
+		__real_debuginfo__delete(kept.dinfo);
+		kept.dinfo = NULL;
+		kept.users = 0;
+	}
+	map__zput(kept.map);
+	free(kept.path);
+	kept.path = NULL;
+	if (path) {
+		kept.path = strdup(path);
+		if (!kept.path)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+static void maps_end(void)
+{
+	kept_maps_end();
+	exit_probe_symbol_maps();
+}
+
+/*
+ * LeakSanitizer, between two makings of the symbol maps, when the heap
+ * is small (the check scans it all): did the specs since the last check
+ * leak?  A leak is reported again by every later check, so the process
+ * ends after the first; the fuzzer runs each spec of the group alone to
+ * find the one that leaks.
+ */
+static void leak_check(unsigned long long next)
+{
+	static unsigned long long group;	/* the first spec since the last check */
+	static bool checked;
+	bool leaked;
+
+	if (checked && next > group) {
+		/* LeakSanitizer does not look into poisoned memory */
+		if (kept.dinfo && !kept.users)
+			ASAN_UNPOISON_MEMORY_REGION(kept.dinfo, sizeof(*kept.dinfo));
+		leaked = leaks_found();
+		if (kept.dinfo && !kept.users)
+			ASAN_POISON_MEMORY_REGION(kept.dinfo, sizeof(*kept.dinfo));
+		if (leaked) {
+			rec("L %llu %llu\n", group, next - 1);
+			exit(23);
+		}
+	}
+	checked = true;
+	group = next;
 }
 
 /*
@@ -332,6 +496,10 @@ int __wrap_main(int argc, const char **argv)
 	perf_env__init(&perf_env);
 	/* NULL without VMLINUX: perf would look for the host's kernel */
 	symbol_conf.vmlinux_name = argv[optind];
+	if (keep(symbol_conf.vmlinux_name) < 0) {
+		fprintf(stderr, "spec-harness: %s\n", strerror(ENOMEM));
+		return 1;
+	}
 	symbol_conf.try_vmlinux_path = false;
 	symbol_conf.ignore_vmlinux_buildid = true;
 	probe_conf.max_probes = MAX_PROBES;
@@ -353,11 +521,11 @@ int __wrap_main(int argc, const char **argv)
 
 			/* the maps point to the old name: it goes after them */
 			if (maps)
-				exit_probe_symbol_maps();
+				maps_end();
 			maps = false;
 			free(kpath);
 			kpath = strndup(spec + 3, plen);
-			if (!kpath) {
+			if (!kpath || keep(kpath) < 0) {
 				rec("F %llu spec-harness: %s\n", cur, strerror(errno));
 				return 1;
 			}
@@ -403,6 +571,7 @@ int __wrap_main(int argc, const char **argv)
 		} else if (!strncmp(what, "-V ", 3)) {
 			ret = variables(what + 3);
 			/* show_available_vars() ended the maps */
+			kept_maps_end();
 			maps = false;
 			check = true;
 		} else {
@@ -419,7 +588,7 @@ int __wrap_main(int argc, const char **argv)
 			exit(22);
 		}
 		if (maps && ++since >= renew) {
-			exit_probe_symbol_maps();
+			maps_end();
 			maps = false;
 			check = true;
 		}
@@ -430,7 +599,9 @@ int __wrap_main(int argc, const char **argv)
 	}
 	free(line);
 	if (maps)
-		exit_probe_symbol_maps();
+		maps_end();
+	rec("K %llu\n", kept.hits);
+	keep(NULL);
 	free(kpath);
 	leak_check(cur);
 	rec("E %llu\n", n);
