@@ -70,9 +70,11 @@
  * fuzzer's 400 specs of seed 1, verdicts and output, were the same with
  * and without them; it ran 13 times faster).  A debuginfo that perf
  * deleted is poisoned for AddressSanitizer until perf opens it again,
- * and a second delete aborts: perf's use of it after the delete is
- * still found.  What is not: a reference to the kept map that perf
- * forgets to put (LeakSanitizer sees the harness's own).
+ * a second delete aborts, and one that a spec left undeleted is a
+ * report (LOG.PID) as a leak would have been: perf's use of it after the
+ * delete, and its error paths that forget it, are still found.  What is
+ * not: a reference to the kept map that perf forgets to put
+ * (LeakSanitizer sees the harness's own).
  *
  * The symbol maps are still made again every -r N specs (default 8), as
  * a new perf process would (the leak check waits for that; a -V spec
@@ -147,6 +149,7 @@ static volatile sig_atomic_t in_spec;
 static char timeout_rec[64];	/* "T I", ready for the signal handler */
 static int timeout_rec_len;
 static unsigned long long cur;	/* the spec running */
+static const char *san_log;	/* -l LOG: the sanitizers' log_path */
 
 /* One record: written at once, unbuffered. */
 static void rec(const char *fmt, ...)
@@ -171,6 +174,27 @@ static void rec(const char *fmt, ...)
 		n -= w;
 	}
 	free(s);
+}
+
+/*
+ * A report of the harness's own, where the sanitizers write theirs
+ * (LOG.PID, or stderr without -l), for the fuzzer to find as theirs.
+ */
+static void report(const char *fmt, ...)
+{
+	char path[4096];
+	va_list ap;
+	FILE *f = NULL;
+
+	if (san_log) {
+		snprintf(path, sizeof(path), "%s.%d", san_log, (int)getpid());
+		f = fopen(path, "a");
+	}
+	va_start(ap, fmt);
+	vfprintf(f ? f : stderr, fmt, ap);
+	va_end(ap);
+	if (f)
+		fclose(f);
 }
 
 static void on_alarm(int sig __maybe_unused)
@@ -292,7 +316,8 @@ void debuginfo__delete(struct debuginfo *dbg)
 		__real_debuginfo__delete(dbg);
 	} else if (!kept.users) {
 		/* what ASan says of a second free(), the harness says */
-		fprintf(stderr, "spec-harness: debuginfo %p deleted twice\n", (void *)dbg);
+		report("spec-harness: spec %llu deleted the debuginfo %p twice\n",
+		       cur, (void *)dbg);
 		abort();
 	} else if (!--kept.users) {
 		ASAN_POISON_MEMORY_REGION(dbg, sizeof(*dbg));
@@ -451,7 +476,6 @@ static int variables(const char *point)
 int __wrap_main(int argc, const char **argv)
 {
 	unsigned long long first = 0, n = 0;
-	const char *log = NULL;
 	unsigned int timeout = 10, renew = 8, since = 0, unchecked = 0;
 	bool maps = false, check = true;
 	char *line = NULL, *kpath = NULL;
@@ -461,7 +485,7 @@ int __wrap_main(int argc, const char **argv)
 
 	while ((c = getopt(argc, (char **)argv, "t:r:i:l:")) != -1) {
 		switch (c) {
-		case 'l': log = optarg; break;
+		case 'l': san_log = optarg; break;
 		case 't': timeout = strtoul(optarg, NULL, 0); break;
 		case 'r': renew = strtoul(optarg, NULL, 0); break;
 		case 'i': first = strtoull(optarg, NULL, 0); break;
@@ -582,7 +606,13 @@ int __wrap_main(int argc, const char **argv)
 		output_records();
 		rec("V %llu %s %.0f\n", cur, ret < 0 ? "rejected" : "accepted",
 		    (t1 - t0) * 1000);
-		if (reported(log)) {
+		if (kept.users) {
+			/* perf's error paths must delete what they opened */
+			report("spec-harness: spec %llu did not delete the debuginfo it opened (a leak)\n",
+			       cur);
+			kept.users = 0;
+		}
+		if (reported(san_log)) {
 			rec("R %llu\n", cur);
 			in_spec = 0;
 			exit(22);
