@@ -118,6 +118,12 @@ harness_worker() {
 			_hw_kind=$(report_kind "$_hw_w/report" "$_hw_rc")
 			finding "$_hw_w" "$2" "$_hw_last" "${_hw_kind:-signal}"
 			[ -n "$_hw_kind" ] || echo "  (no report; exit status $_hw_rc)" >>"$FINDING/what"
+		else
+			# Killed after the line's verdict (making the symbol maps
+			# again, or the kernel's OOM killer): a finding of the line
+			_hw_kind=$(report_kind "$_hw_w/report" "$_hw_rc")
+			finding "$_hw_w" "$2" "$_hw_last" "${_hw_kind:-signal}"
+			echo "  (the process ended after the line's verdict; exit status $_hw_rc)" >>"$FINDING/what"
 		fi
 		_hw_next=$((_hw_last + 1))
 	done
