@@ -161,6 +161,7 @@ set -- $(sed -n 's/^A //p' "$BUILD/figures")
 answered=$1 longest=$2 longest_at=$3
 runs=$(cat "$BUILD"/runs.* | wc -l)
 kept=$(awk '$1 == "K" { n += $2 } END { print n + 0 }' "$BUILD/records")
+rss=$(awk '$1 == "K" && $3 > m { m = $3 } END { print int(m / 1024) }' "$BUILD/records")
 nfind=$(find "$BUILD/findings" -name kind | wc -l)
 nexit=$(wc -l <"$BUILD/exits")
 {
@@ -173,6 +174,7 @@ nexit=$(wc -l <"$BUILD/exits")
 		"$runs" "$JOBS" "$RENEW" "$nalone"
 	printf "%s calls of perf's served by what the harness keeps (the kernel's DWARF and symbols)\n" \
 		"$kept"
+	printf 'the largest harness process: %s MB resident\n' "$rss"
 	printf 'the longest spec: %s ms, spec %s: %s\n' "$longest" "$longest_at" \
 		"$(sed -n "$((longest_at + 1))p" "$BUILD/specs" | cut -f2 | cut -c1-160)"
 	printf '%s s, %s specs/s\n' "$seconds" \

@@ -40,8 +40,9 @@
  *                     report is in LOG.PID): the process ends (exit
  *                     status 23)
  *   F I TEXT          the harness cannot go on (perf's setup failed)
- *   K N               at the end: N calls of perf's were spared, what
- *                     the harness kept served them (see below)
+ *   K N KB            at the end: N calls of perf's were spared, what
+ *                     the harness kept served them (see below); the
+ *                     process's largest resident size was KB kilobytes
  *   E N               the end: N specs ran
  *
  * What perf does again for every spec, whatever the spec is, the
@@ -68,7 +69,7 @@
  * What they keep is the same file read again: no spec sees anything
  * that it would not have made itself (the records of the probe-spec
  * fuzzer's 400 specs of seed 1, verdicts and output, were the same with
- * and without them; it ran 13 times faster).  A debuginfo that perf
+ * and without them; it ran 11 to 13 times faster).  A debuginfo that perf
  * deleted is poisoned for AddressSanitizer until perf opens it again,
  * a second delete aborts, and one that a spec left undeleted is a
  * report (LOG.PID) as a leak would have been: perf's use of it after the
@@ -81,9 +82,10 @@
  * a -V spec (show_available_vars() ends them itself); the dso that they
  * loaded goes with them, the debuginfo and the map stay.  What differs
  * from one process per spec: warnings that perf gives once per process
- * are given once per harness process.  A harness process stays at about
- * 550 MB over 3,000 specs of 6.1's kernel (it grew by a megabyte a spec
- * until init_maps() below kept perf 6.1's symbol sizes from growing).
+ * are given once per harness process.  One harness process of 3,000
+ * specs stays under 640 MB resident (the K record's size; it grew by a
+ * megabyte a spec until init_maps() below kept perf 6.1's symbol sizes
+ * from growing).
  *
  * A line with -k (the DWARF fuzzer: one mutated file per line) gets
  * symbol maps of its own, made from PATH, as a new perf process would:
@@ -111,6 +113,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -182,16 +185,21 @@ static void rec(const char *fmt, ...)
  * A report of the harness's own, where the sanitizers write theirs
  * (LOG.PID, or stderr without -l), for the fuzzer to find as theirs.
  */
+static const char *san_log_file(void)
+{
+	static char path[4096];
+
+	snprintf(path, sizeof(path), "%s.%d", san_log, (int)getpid());
+	return path;
+}
+
 static void report(const char *fmt, ...)
 {
-	char path[4096];
 	va_list ap;
 	FILE *f = NULL;
 
-	if (san_log) {
-		snprintf(path, sizeof(path), "%s.%d", san_log, (int)getpid());
-		f = fopen(path, "a");
-	}
+	if (san_log)
+		f = fopen(san_log_file(), "a");
 	va_start(ap, fmt);
 	vfprintf(f ? f : stderr, fmt, ap);
 	va_end(ap);
@@ -253,16 +261,14 @@ static void output_records(void)
  * UBSan goes on after a report: the next spec must not take the blame.
  * (With halt_on_error=1, GCC 12's UBSan loses the report it stops at.)
  */
-static bool reported(const char *log)
+static bool reported(void)
 {
 	static off_t size;
 	struct stat st;
-	char path[4096];
 
-	if (!log)
+	if (!san_log)
 		return false;
-	snprintf(path, sizeof(path), "%s.%d", log, (int)getpid());
-	if (stat(path, &st) || st.st_size <= size)
+	if (stat(san_log_file(), &st) || st.st_size <= size)
 		return false;
 	size = st.st_size;
 	return true;
@@ -511,6 +517,7 @@ int __wrap_main(int argc, const char **argv)
 	unsigned int timeout = 10, renew = 8, since = 0, unchecked = 0;
 	bool maps = false, check = true;
 	char *line = NULL, *kpath = NULL;
+	struct rusage ru;
 	size_t cap = 0;
 	ssize_t len;
 	int c, fd;
@@ -642,7 +649,7 @@ int __wrap_main(int argc, const char **argv)
 		rec("V %llu %s %.0f\n", cur, ret < 0 ? "rejected" : "accepted",
 		    (t1 - t0) * 1000);
 		kept_spec_end();
-		if (reported(san_log)) {
+		if (reported()) {
 			rec("R %llu\n", cur);
 			in_spec = 0;
 			exit(22);
@@ -660,7 +667,8 @@ int __wrap_main(int argc, const char **argv)
 	free(line);
 	if (maps)
 		maps_end();
-	rec("K %llu\n", kept.hits);
+	getrusage(RUSAGE_SELF, &ru);
+	rec("K %llu %ld\n", kept.hits, ru.ru_maxrss);
 	keep(NULL);
 	free(kpath);
 	leak_check(cur);
