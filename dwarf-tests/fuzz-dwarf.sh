@@ -172,7 +172,7 @@ finding() {
 	)
 	_f_rc=$?
 	_f_why=$(perf_crash "$_f_rc")
-	if sanitizer_take "$1/alone" "$FINDING/perf.report" "$_f_cmd"; then
+	if sanitizer_take "$1/alone" "$FINDING/perf.report" "$_f_cmd" "$FINDING/perf.output"; then
 		_f_why="${_f_why:+$_f_why, }sanitizer"
 	fi
 	printf '%s\n' "${_f_why:-no}" >"$FINDING/confirmed"

@@ -198,7 +198,7 @@ run_perf() {
 	RC=$?
 	RUNS=$((RUNS + 1))
 	[ "$SANITIZERS" = 1 ] &&
-		sanitizer_take "$WORK" "$WORK/san.reports" "perf probe -k $_elf $*"
+		sanitizer_take "$WORK" "$WORK/san.reports" "perf probe -k $_elf $*" "$ERR"
 	return 0
 }
 

@@ -17,6 +17,12 @@
 #   recorded/dwarf/records.gcc        a DWARF test worker's records (the
 #                                     head of a real run, then a failed
 #                                     build, a skip, a stray line)
+#   recorded/dwarf/ubsan-stderr.txt   perf-asan's stderr for a spec whose
+#                                     index overflowed (real, before perf
+#                                     series "Refuse array indices and
+#                                     offsets that overflow a long"): a
+#                                     report of UBSan's, then perf's answer
+#   recorded/dwarf/plain-stderr.txt   perf's stderr without a report
 #   recorded/dwarf/stock-*.cases      what the patched and the stock perf
 #                                     printed for five gcc-stock cases (real;
 #                                     us.value's stock output edited into an
@@ -30,7 +36,10 @@
 # suite's verdict (qemu.sh: vm_verdict), the proof suite's (proof_verdict,
 # proof_trace) and its trace parser and per-event verdicts
 # (proof/judge.sh), the records of the DWARF tests' workers (tap_records)
-# and the gcc-stock verdicts (dwarf-tests/gcc-plugin/stock-verdicts.awk).  Host only, a few seconds.  TAP on stdout.
+# and the gcc-stock verdicts (dwarf-tests/gcc-plugin/stock-verdicts.awk),
+# the sanitizers' reports that the sanitized perf's runs yield
+# (offline-perf.sh: sanitizer_take).  Host only, a few seconds.  TAP on
+# stdout.
 set -u
 here=$(CDPATH='' cd -- "$(dirname -- "$0")" && pwd)
 # shellcheck source=../scripts/lib.sh
@@ -110,6 +119,22 @@ expect "writer: numbered across subshells, plan, status" "$(tr '\n' '|' <"$tmp/w
 expect "records: numbered results, a skip with its reason, data left out, diagnostics" \
 	"$(tr '\n' '|' <"$tmp/records.tap")" \
 	"ok 1 - gcc: build argv (no annotations, as wanted)|ok 2 - gcc: build badtags (no annotations, as wanted)|ok 3 - gcc: build bitfield (no annotations, as wanted)|not ok 4 - gcc: build ustring: no btf_type_tag(\"user\") annotation in its DWARF|#   clang: error: unknown argument|ok 5 - us.old.x [gcc v5.4] -D us_open filename # SKIP NO_TAGS: hand-written DWARF|#   stray output of a worker|1..5|"
+
+# The sanitizers' reports of a run of the sanitized perf: those in the
+# log folder (ASan's, LSan's), and UBSan's in perf's stderr (GCC 12 puts
+# them there whatever log_path says).
+mkdir -p "$tmp/san"
+printf '==1==ERROR: AddressSanitizer: heap-buffer-overflow\n' >"$tmp/san/san.log.1"
+: >"$tmp/san.out"
+sanitizer_take "$tmp/san" "$tmp/san.out" "run 1" "$rec/dwarf/plain-stderr.txt"
+expect "sanitizers: a report in the log is taken, and the log emptied" \
+	"$? $(grep -c '^=== run 1$' "$tmp/san.out") $(find "$tmp/san" -name 'san.log.*' | wc -l)" "0 1 0"
+sanitizer_take "$tmp/san" "$tmp/san.out" "run 2" "$rec/dwarf/ubsan-stderr.txt"
+expect "sanitizers: a report of UBSan's in perf's stderr is taken, with the output" \
+	"$? $(grep -c '^=== run 2 (UBSan, in its output)$' "$tmp/san.out") $(grep -c 'runtime error: signed integer overflow' "$tmp/san.out")" "0 1 1"
+sanitizer_take "$tmp/san" "$tmp/san.out" "run 3" "$rec/dwarf/plain-stderr.txt"
+expect "sanitizers: perf's stderr without a report, and no log: nothing" \
+	"$? $(grep -c '^=== run 3' "$tmp/san.out")" "1 0"
 
 # The gcc-stock verdicts: the patched perf as the stock one, or a
 # documented difference.

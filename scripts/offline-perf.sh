@@ -62,11 +62,20 @@ perf_crash() {
 # The sanitized perf (make perf-asan), run offline:
 #   sanitized_perf PERF         fail unless PERF has ASan and UBSan
 #   sanitizer_env DIR           export ASAN_OPTIONS and UBSAN_OPTIONS: the
-#                               reports go to DIR/san.log.PID (perf's
+#                               reports of ASan and LSan go to
+#                               DIR/san.log.PID (UBSan's: below; perf's
 #                               stderr stays what the cases compare,
 #                               its exit status is left alone)
-#   sanitizer_take DIR OUT HEAD move the reports in DIR to OUT, headed by
-#                               HEAD; fail if there was none
+#   sanitizer_take DIR OUT HEAD [OUTPUT]
+#                               move the reports in DIR to OUT, headed by
+#                               HEAD, and copy OUTPUT there (perf's
+#                               stderr) if it has a report of UBSan's;
+#                               fail if there was none
+# UBSan's reports go to stderr, not to log_path, in a program that has
+# ASan too, as GCC 12 builds it (GCC bug 94328: each runtime has its own
+# report file, and only ASan's reads log_path): perf's output must be
+# searched for them.  UBSAN_REPORT matches their first line
+# ("FILE:LINE:COLUMN: runtime error: ..."); spec-harness.c has the same.
 sanitized_perf() {
 	grep -q __asan_init "$1" && grep -q __ubsan_handle_ "$1"
 }
@@ -76,8 +85,17 @@ sanitizer_env() {
 	export UBSAN_OPTIONS="log_path=$1/san.log:print_stacktrace=1"
 }
 
+UBSAN_REPORT='(:[0-9]+:[0-9]+|<unknown>): runtime error: '
+
 sanitizer_take() {
 	_st=1
+	if [ -n "${4:-}" ] && grep -Eq "$UBSAN_REPORT" "$4"; then
+		{
+			printf '=== %s (UBSan, in its output)\n' "$3"
+			cat "$4"
+		} >>"$2"
+		_st=0
+	fi
 	for _sr in "$1"/san.log.*; do
 		[ -f "$_sr" ] || continue
 		{

@@ -17,7 +17,8 @@
  *
  *   spec-harness [-t SECONDS] [-r N] [-i FIRST] [-l LOG] [VMLINUX] <SPECS >RECORDS
  *
- * SPECS: one a line, "-D SPEC" or "-V POINT", after an optional label
+ * SPECS: one a line, "-D SPEC" or "-V POINT" (or "-U": the self-test's
+ * line, undefined behaviour that UBSan reports), after an optional label
  * ended by a tab (spec-gen writes its class there), and optionally
  * "-k PATH " before it (PATH without blanks): perf's kernel for that
  * line, instead of VMLINUX (which a line without -k needs).  Line L is
@@ -34,8 +35,10 @@
  *   X I               perf called exit() during spec I
  *   R I               a sanitizer reported something during spec I and
  *                     let perf go on (UBSan): the report is in LOG.PID
- *                     (-l LOG: the log_path of the sanitizers' options);
- *                     the process ends (exit status 22)
+ *                     (-l LOG: the log_path of the sanitizers' options;
+ *                     UBSan's reports, which reach perf's stderr, are
+ *                     copied there with perf's output of the spec); the
+ *                     process ends (exit status 22)
  *   L I J             LeakSanitizer found a leak of specs I to J (its
  *                     report is in LOG.PID): the process ends (exit
  *                     status 23)
@@ -107,6 +110,8 @@
  * lines, not one.
  */
 #include <errno.h>
+#include <limits.h>
+#include <regex.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -254,6 +259,58 @@ static void output_records(void)
 	if (ftruncate(fileno(scratch), 0) < 0 || fseek(scratch, 0, SEEK_SET) < 0)
 		rec("O %llu spec-harness: cannot empty the output file: %s\n",
 		    cur, strerror(errno));
+}
+
+/*
+ * UBSan's reports: in a program that has ASan too, GCC 12's UBSan writes
+ * them to stderr whatever log_path says (GCC bug 94328), so they are in
+ * perf's output of the spec.  Copy that output to the log when it has
+ * one (the first line of a report: "FILE:LINE:COLUMN: runtime error: ";
+ * scripts/offline-perf.sh's UBSAN_REPORT is the same pattern).
+ */
+#define UBSAN_REPORT	"(:[0-9]+:[0-9]+|<unknown>): runtime error: "
+#define MAX_REPORT_LINES	200
+
+static void ubsan_to_log(void)
+{
+	static regex_t re;
+	static int compiled;
+	char line[MAX_OUTPUT_LINE + 1];
+	bool found = false;
+	int n = 0;
+
+	if (!san_log)
+		return;
+	if (!compiled) {
+		if (regcomp(&re, UBSAN_REPORT, REG_EXTENDED | REG_NOSUB)) {
+			report("spec-harness: cannot compile the pattern of UBSan's reports\n");
+			return;
+		}
+		compiled = 1;
+	}
+	fflush(stdout);
+	fflush(stderr);
+	rewind(scratch);
+	while (!found && fgets(line, sizeof(line), scratch))
+		found = !regexec(&re, line, 0, NULL, 0);
+	if (!found)
+		return;
+	report("=== UBSan's report, in perf's output of spec %llu\n", cur);
+	rewind(scratch);
+	while (n++ < MAX_REPORT_LINES && fgets(line, sizeof(line), scratch))
+		report("%s", line);
+}
+
+/*
+ * "-U", the self-test's line: a signed overflow, which UBSan reports
+ * (the harness is built with perf's sanitizers) and lets go on.
+ */
+static noinline int ubsan_selftest(void)
+{
+	volatile long big = LONG_MAX;
+	long sum = big + 1;
+
+	return sum < 0 ? 0 : 1;
 }
 
 /*
@@ -631,6 +688,8 @@ int __wrap_main(int argc, const char **argv)
 		t0 = now();
 		if (!strncmp(what, "-D ", 3)) {
 			ret = definition(what + 3);
+		} else if (!strcmp(what, "-U")) {
+			ret = ubsan_selftest();
 		} else if (!strncmp(what, "-V ", 3)) {
 			ret = variables(what + 3);
 			/*
@@ -645,6 +704,7 @@ int __wrap_main(int argc, const char **argv)
 			ret = -EINVAL;
 		}
 		t1 = now();
+		ubsan_to_log();
 		output_records();
 		rec("V %llu %s %.0f\n", cur, ret < 0 ? "rejected" : "accepted",
 		    (t1 - t0) * 1000);
