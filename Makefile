@@ -163,7 +163,7 @@ payload-debian: $(deps_payload-debian)
 # The DWARF dumper of the GCC plugin's suites.
 dwarf-marks: $(BUILD)/gcc-plugin/dwarf-marks
 
-$(BUILD)/gcc-plugin/dwarf-marks: dwarf-tests/gcc-plugin/dwarf-marks.c
+$(BUILD)/gcc-plugin/dwarf-marks: dwarf-tests/gcc-plugin/dwarf-marks.c | deps
 	@mkdir -p $(@D)
 	@$(STEP) dwarf-marks cc -O2 -Wall -o $@ $< -ldw -lelf
 
@@ -291,7 +291,10 @@ uniq = $(if $(1),$(firstword $(1)) $(call uniq,$(filter-out $(firstword $(1)),$(
 longest_first = $(call uniq,$(foreach p,$(BUILDS_FIRST),$(filter $(p),$(1))) $(1))
 CHECK_BUILDS = $(call longest_first,$(call builds_of,$(ALL_SUITES)))
 
-check: begin-check
+# Every build that make check or make demo can start has a path to deps
+# (the suite "targets" checks it in make's database): on a fresh machine
+# nothing compiles before the packages it needs are installed.
+check: begin-check deps
 	@$(MAKE) --no-print-directory -j$(BUILD_JOBS) $(CHECK_BUILDS)
 	@sh scripts/check.sh $(ALL_SUITES)
 

@@ -152,4 +152,33 @@ gen="env UACCESS_GEN_DIR=$t/gen"
 	rejects "next: an unknown generation is refused, naming the known ones" \
 		"no kernel generation '5.10'" $gen KGEN=5.10 sh "$TOP/scripts/tree.sh"
 }
+# The build graph: every build that make check or make demo can start
+# has a path to deps in make's own database, so that on a fresh machine
+# nothing is compiled while deps is still installing its packages.
+graph=$(sh "$TOP/scripts/build-graph.sh" "$TOP" check demo 2>&1)
+if [ -z "$graph" ]; then
+	tap_ok "build graph: every build of make check and make demo runs after make deps"
+else
+	tap_not_ok "build graph: every build of make check and make demo runs after make deps"
+	printf '%s\n' "$graph" | tap_diag
+fi
+# The check itself can fail: a throwaway Makefile whose "orphan" reaches
+# deps only through an order-only prerequisite (no report), whose demo
+# starts "stray" and whose check hands "loose" to a sub-make, neither of
+# which reaches deps (both reported).
+mkdir -p "$t/graph"
+# shellcheck disable=SC2016 # $(MAKE) is make's, not the shell's
+printf '%s\n' '.PHONY: deps check check-plan demo built orphan stray loose' \
+	'deps:' '	@:' 'built: deps' '	@:' 'orphan: built.txt' '	@:' 'built.txt: | deps' '	@:' \
+	'check: built orphan' '	@$(MAKE) loose' 'loose:' '	@:' 'demo: stray' 'stray:' '	@:' \
+	'check-plan:' '	@echo "builds: loose"' >"$t/graph/Makefile"
+graph=$(sh "$TOP/scripts/build-graph.sh" "$t/graph" check demo 2>&1)
+want='loose: no path to deps (loose)
+stray: no path to deps (demo -> stray)'
+if [ "$graph" = "$want" ]; then
+	tap_ok "build graph: a build without a path to deps is named, with the chain that reached it"
+else
+	tap_not_ok "build graph: a build without a path to deps is named, with the chain that reached it"
+	printf 'expected:\n%s\ngot:\n%s\n' "$want" "$graph" | tap_diag
+fi
 tap_done
