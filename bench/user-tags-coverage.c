@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * user-tags-coverage: how much of a kernel without __user tags in its DWARF
- * perf probe can decide from a tagged build of the same source (perf series
- * patch 16), and whether those decisions agree with clang's own tags.
+ * perf probe can decide from a tagged build of the same source (the perf
+ * series' "perf probe: Take __user from a tagged build of the same kernel
+ * source"), and whether those decisions agree with clang's own tags.
  *
  *   user-tags-coverage [-v] TARGET TAGS [CLANG]
  *

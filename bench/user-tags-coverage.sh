@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # How much of Debian's own kernel of the generation (make debian-kernel)
-# perf probe can decide from a tagged build of the same source (perf
-# series patch 16), over the whole kernel:
+# perf probe can decide from a tagged build of the same source (the perf
+# series' "perf probe: Take __user from a tagged build of the same kernel
+# source"), over the whole kernel:
 #   coverage:  the pointer parameters and pointer members of every C unit
 #              of the kernel that perf maps to the tagged build, every
 #              fact checked against the kernel's DWARF;

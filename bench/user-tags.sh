@@ -1,8 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# What do __user tags from a tagged build of the source (perf series
-# patch 16, scripts/user-tags.sh) cost, on Debian's own kernel of the
+# What do __user tags from a tagged build of the source (the perf series'
+# "perf probe: Take __user from a tagged build of the same kernel source",
+# scripts/user-tags.sh) cost, on Debian's own kernel of the
 # generation (make debian-kernel)?
 #   cold:   preparing the build folder once per kernel build, then
 #           compiling each unit of dwarf-tests/debian-tags/GEN.txt (wall

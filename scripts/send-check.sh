@@ -7,7 +7,7 @@
 #
 # Per series: every patch's From: is $SERIES_IDENTITY and signs off as
 # it, last; the subjects carry the version of the series' cover.txt and
-# number the patches 1..N of N (as git pads them: 01/16); a series of more than one patch has the
+# number each patch i/N (as git pads them: 01/16); a series of more than one patch has the
 # cover letter, with its subject, base-commit: and no placeholder left;
 # get_maintainer.pl gives addresses for every file a patch touches (that
 # every file a patch adds is in a MAINTAINERS section is the patches
