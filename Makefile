@@ -24,7 +24,26 @@ BUILD := build
 	bench-events payload-stock fuzz clean
 
 help:
-	@sed -n '/^    make deps/,/^$$/p' README.md
+	@printf '%s\n' \
+		'make demo          build what is missing, boot the patched kernel in QEMU, trace' \
+		'make check         every build, then every suite, host and VM, of both generations;' \
+		'                   ends with "N passed, N failed, N skipped"' \
+		'make shell         a root shell in the guest on this terminal (KCC=gcc: the GCC' \
+		'                   kernel, KCC=debian: the Debian kernel)' \
+		'make deps          install the Debian packages (root); make demo and make check run it' \
+		'make check-host    only the host suites (check-vm: the VM ones, check-gcc: the GCC' \
+		'                   plugin ones); make check-plan lists the suites and their builds' \
+		'make timings       how long each step of the last check or demo took (RECORD=1: and' \
+		'                   add it to bench/measured.md)' \
+		'make export-series write build/linux commits back to the series folders, as mail' \
+		'make send-check    each series as it would be mailed' \
+		'make bench         what the __user detection costs perf probe -D; bench-gcc-plugin,' \
+		'                   bench-user-tags, bench-user-tags-coverage, bench-ccache,' \
+		'                   bench-events: the other costs (bench/README.md)' \
+		'make fuzz          the three fuzzers to their targets, every generation (hours)' \
+		'make clean         remove build/' \
+		'' \
+		'Every build and suite: scripts/README.md.  The rest: README.md.'
 
 # The architectures whose descriptor (qemu-image/arch/ARCH.conf) runs the
 # proof suite, and the kernel objects of the GCC plugin's suites.
