@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# Host test: every shell script of the repository passes shellcheck.
-# One TAP line per script.
+# Host test: every shell script of the repository passes shellcheck (one
+# TAP line per script), and no tracked file outside the series folders
+# names a patch by its number (one TAP line, each hit as a diagnostic).
 set -u
 . "$(dirname -- "$0")/lib.sh"
 cd "$TOP" || exit 1
@@ -15,4 +16,29 @@ git ls-files -co --exclude-standard | while read -r f; do
 	shellcheck -x "$f" >"$BUILD/shellcheck.out" 2>&1
 	tap_result $? "shellcheck $f" || tap_diag <"$BUILD/shellcheck.out"
 done
+
+# A patch's number changes whenever its series does: docs and comments
+# name a patch by its subject.  Exempt: what the series folders hold for
+# the series themselves (the mail, series, cover.txt, changes.txt).
+series_own() {
+	case $1 in
+	tools-perf-patches/* | kernel/dwarf-tags/* | kernel/capability/* | \
+		kernel/tracing/* | kernel/6.12/*) ;;
+	*) return 1 ;;
+	esac
+	case ${1##*/} in
+	*.patch | series | cover.txt | changes.txt) return 0 ;;
+	esac
+	return 1
+}
+patch_number='(^|[^[:alnum:]_@/-])patch(es)?[[:space:]]+#?[0-9]'
+git ls-files | while read -r f; do
+	series_own "$f" && continue
+	[ -f "$f" ] || continue
+	# /dev/null: grep names the file on each line it prints.
+	grep -n -i -E "$patch_number" "$f" /dev/null
+done >"$BUILD/patch-numbers.out"
+[ ! -s "$BUILD/patch-numbers.out" ]
+tap_result $? "patches named by subject, not by number, outside the series folders" ||
+	tap_diag <"$BUILD/patch-numbers.out"
 tap_done
