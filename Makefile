@@ -19,7 +19,7 @@ BUILD := build
 .PHONY: help deps tree tags-tree kernel kernel-gcc kernel-debug perf perf-stock rootfs payload \
 	debian-kernel debian-tags debian-boot payload-debian \
 	payload-gcc payload-debug kernel-stock-debug payload-stock-debug gcc-objects clang-objects dwarf-marks proof-init demo shell \
-	check check-host check-vm check-gcc export-series perf-asan perf-specfuzz send-check timings bench \
+	check check-host check-vm check-gcc check-plan check-needs export-series perf-asan perf-specfuzz send-check timings bench \
 	bench-gcc-plugin bench-user-tags bench-user-tags-coverage bench-ccache \
 	bench-events payload-stock fuzz clean
 
@@ -230,7 +230,7 @@ shell: payload$(if $(filter gcc debian,$(KCC)),-$(KCC))
 # proof-ARCH on every architecture that runs it); the default
 # generation's run under their own names, another's as SUITE@GEN, with
 # their builds made as TARGET@GEN (make KGEN=GEN TARGET).  lint, targets,
-# parsers and runner test no kernel generation.
+# parsers, verdicts and runner test no kernel generation.
 DEFAULT_GEN := $(shell cat kernel/generations/default)
 OTHER_GENS := $(filter-out $(DEFAULT_GEN),\
 	$(patsubst kernel/generations/%.conf,%,$(wildcard kernel/generations/*.conf)))
@@ -240,6 +240,7 @@ gen_suites = $(patsubst proof,$(PROOF_SUITES),\
 needs_lint :=
 needs_targets :=
 needs_parsers :=
+needs_verdicts :=
 needs_runner := payload
 needs_patches := tree
 needs_send := tree
@@ -249,7 +250,7 @@ needs_dwarf-stock := perf-stock
 needs_dwarf-asan := perf-asan
 needs_dwarf-fuzz := perf-asan perf-specfuzz
 needs_spec-fuzz := kernel perf-specfuzz
-needs_kernel-dwarf := kernel perf
+needs_kernel-dwarf := kernel kernel-gcc perf perf-stock
 needs_debian-tags := debian-tags perf perf-stock
 GCC_SUITES := gcc-codegen gcc-clang gcc-notags gcc-dwarf gcc-stock gcc16-kconfig
 $(foreach s,$(GCC_SUITES),$(eval needs_$(s) := tree perf perf-stock gcc-objects \
@@ -265,7 +266,7 @@ $(foreach s,$(PROOF_SUITES),$(eval needs_$(s) := $(subst proof,kernel,$(s)) \
 # under.
 suites_at = $(if $(filter $(DEFAULT_GEN),$(1)),$(call gen_suites,$(1)),\
 	$(addsuffix @$(1),$(call gen_suites,$(1))))
-ALL_SUITES := lint targets parsers $(call suites_at,$(DEFAULT_GEN)) runner \
+ALL_SUITES := lint targets parsers verdicts $(call suites_at,$(DEFAULT_GEN)) runner \
 	$(foreach g,$(OTHER_GENS),$(call suites_at,$(g)))
 # The builds of SUITES (names with or without @GEN).
 builds_of = $(sort $(foreach s,$(1),$(if $(findstring @,$(s)),\
@@ -330,6 +331,16 @@ check-gcc: $(call builds_of,$(GCC_ALL))
 check-plan:
 	@printf 'suites: %s\n' '$(strip $(ALL_SUITES))'
 	@printf 'builds: %s\n' '$(strip $(CHECK_BUILDS))'
+
+# Each suite and every build it tests, directly or through another build
+# (a payload, its kernel and perf), one line each ("SUITE: BUILD..."):
+# scripts/check.sh keys a suite's kept verdict on what these built.
+deps_of = $(if $(findstring @,$(1)),$(foreach d,$(deps_$(firstword $(subst @, ,$(1)))),\
+	$(call gen_dep,$(d),$(lastword $(subst @, ,$(1))))),$(deps_$(1)))
+closure = $(foreach t,$(1),$(t) $(call closure,$(call deps_of,$(t))))
+check-needs:
+	@$(foreach s,$(ALL_SUITES),printf '%s:%s\n' '$(s)' \
+		'$(foreach b,$(sort $(call closure,$(call builds_of,$(s)))), $(b))';)
 
 export-series:
 	@sh scripts/export-series.sh

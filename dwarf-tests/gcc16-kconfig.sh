@@ -74,7 +74,8 @@ cut -d'|' -f1-4 "$tmp/cases" | tr '|' ' ' |
 while IFS='|' read -r name tree _ _ want what; do
 	out=$(cat "$tmp/$name/result" 2>/dev/null)
 	# Tags with BTF: PAHOLE_HAS_BTF_TAG, and where the tree has it (the
-	# series' first patch), DEBUG_INFO_TYPE_TAGS
+	# dwarf-tags series' "compiler_types: Emit __user type tags in DWARF-only
+	# builds"), DEBUG_INFO_TYPE_TAGS
 	got=n
 	if printf '%s\n' "$out" | grep -qx 'CONFIG_PAHOLE_HAS_BTF_TAG=y' &&
 		printf '%s\n' "$out" | grep -qx 'CONFIG_DEBUG_INFO_BTF=y'; then

@@ -110,7 +110,8 @@ while IFS='|' read -r id spec stock want errpat count; do
 	gcc:*)
 		vmlinux=$GCC_KOBJ/vmlinux
 		if [ ! -f "$vmlinux" ]; then
-			tap_skip "$id" "no GCC kernel at $GCC_KOBJ (make kernel-gcc)"
+			tap_not_ok "$id"
+			echo "no GCC kernel at $GCC_KOBJ: run 'make kernel-gcc' (make check builds it)" | tap_diag
 			continue
 		fi
 		;;
@@ -127,7 +128,8 @@ while IFS='|' read -r id spec stock want errpat count; do
 			head -n 3 /tmp/kernel-tags.$$; head -n 6 /tmp/kernel-tags-err.$$; } | tap_diag
 	fi
 	if [ ! -x "$STOCK_PERF" ]; then
-		tap_skip "$id: stock perf" "no stock perf at $STOCK_PERF (make perf-stock)"
+		tap_not_ok "$id: stock perf"
+		echo "no stock perf at $STOCK_PERF: run 'make perf-stock' (make check builds it)" | tap_diag
 		continue
 	fi
 	offline_perf "$env" "$STOCK_PERF" probe -k "$vmlinux" -D "$spec" >/tmp/kernel-tags.$$ 2>&1

@@ -62,7 +62,8 @@ console=$out/console.log
 results=$out/results.tap
 
 cmdline="console=$CONSOLE root=/dev/vda rw init=/sbin/uaccess-probe-init panic=-1 loglevel=4"
-# Strict user-memory mode (kernel/ patch 2): a probe that reads user memory
+# Strict user-memory mode (the tracing series' "tracing/probes: Add a strict
+# mode that never reads user memory implicitly"): a probe that reads user memory
 # as kernel memory records a fault instead of being rescued, as on s390.
 cmdline="$cmdline trace_probe_strict_uaccess"
 cmdline="$cmdline uaccess.mode=$mode uaccess.results=$RESULTS uaccess.exit=$GUEST_EXIT"

@@ -207,8 +207,9 @@ step() {
 	*)
 		objs=$(objects "$c" | tr '\n' ' ')
 		if [ ! -f "$KOBJ/.config" ]; then
-			tap_skip "$subj" "no kernel configuration yet ('make kernel')"
-			failed=1 # not a pass: do not remember this head as passed
+			tap_not_ok "$subj"
+			echo "no kernel configuration at $KOBJ/.config: run 'make kernel' (make check does)" | tap_diag
+			failed=1
 		elif [ -z "$objs" ]; then
 			tap_skip "$subj" "no object of the guest kernel changes (selftests, documentation; GCC plugins are built by make kernel-gcc)"
 		else

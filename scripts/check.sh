@@ -5,7 +5,9 @@
 # that it is complete (its plan), and end with the line "N passed,
 # N failed, N skipped" over all of them (scripts/tap.sh counts).
 #
-#   check.sh SUITE...      host suites: lint, targets, parsers, patches, send,
+#   check.sh SUITE...      host suites: lint, targets, parsers, verdicts
+#                          (check.sh's own replay key and expected skips),
+#                          patches, send,
 #                          series,
 #                          dwarf, dwarf-stock, dwarf-asan (perf with the
 #                          sanitizers), dwarf-fuzz (mutated DWARF),
@@ -90,15 +92,17 @@ suite_cmd() {
 		;;
 	runner) sh "$TOP/qemu-image/selftest.sh" ;;
 	parsers) sh "$TOP/qemu-image/parsers.sh" ;;
+	verdicts) sh "$TOP/scripts/verdicts.sh" ;;
 	proof-*)
 		# The proof suite on another architecture (make builds its
 		# kernel, its /init and the stock perf first).
 		a=${1#proof-}
 		missing=$(load_arch "$a" && arch_missing_tools proof) || return 1
 		if [ -n "$missing" ]; then
-			(TAP_STATE='' && tap_skip "$a proof suite" \
-				"not installed (command:package): $missing(make deps)" && tap_done)
-			return 0
+			(TAP_STATE='' && tap_not_ok "$a proof suite: its tools are installed" &&
+				echo "not installed (command:package): $missing: 'make deps' installs them" | tap_diag &&
+				tap_done)
+			return 1
 		fi
 		ARCH=$a sh "$TOP/qemu-image/proof.sh"
 		;;
@@ -110,6 +114,11 @@ suite_cmd() {
 if [ "${1:-}" = --one ]; then
 	suite_cmd "$2"
 	exit
+fi
+key_only=
+if [ "${1:-}" = --key ]; then
+	key_only=$2
+	shift
 fi
 
 # Suites run side by side, up to $CHECK_JOBS at a time (default: one per
@@ -153,30 +162,76 @@ done
 chains="$first$rest"
 for s in $suites; do rm -f "$out/$s.rc" "$out/$s.replayed"; done
 
-# Verdicts: a suite that passed is not run again while nothing it can
-# depend on has changed: this clone (its path, and every file that git
-# sees in it, committed or not), the Debian packages installed (the
-# compilers, QEMU, the libraries), the guest's root file system (built
-# from Debian's archive).  Everything else a suite tests is built from
-# those by make check's builds, which ran first.  Its TAP is replayed,
+# Verdicts: a suite that passed is not run again while nothing it
+# tests or depends on has changed: this clone (its path, and every file
+# that git sees in it, committed or not), the Debian packages installed
+# (the compilers, QEMU, the libraries), the guest's root file systems
+# (built from Debian's archive), what make check's builds made for the
+# suite (every build it needs, directly or through another: make
+# check-needs lists them, scripts/lib.sh's build_identity says what
+# identifies each: perf by its content, a kernel by its objects...), and
+# the environment variables that the scripts read.  Its TAP is replayed,
 # each result marked "(unchanged since it passed)".  CHECK_FRESH=1 runs
 # every suite.
 verdicts=$CACHE/verdicts
 world=
+world_key() {
+	printf '%s\n' "$TOP"
+	git -C "$TOP" ls-files -s
+	git -C "$TOP" diff
+	git -C "$TOP" ls-files -z -o --exclude-standard | (cd "$TOP" && xargs -0 -r sha256sum)
+	dpkg-query -W -f '${Package} ${Version}\n' 2>/dev/null
+	for a in $(list_descriptors "$ARCH_DIR"); do
+		r=$(ARCH=$a sh "$TOP/qemu-image/rootfs.sh" --path 2>/dev/null) &&
+			stat -c '%n %s %Y' "$r"
+	done
+	# The settings a suite can be run with: every ${NAME} that a script
+	# reads, but the test library's own and check.sh's scheduling.
+	for v in $(cd "$TOP" && git ls-files -co --exclude-standard -- '*.sh' qemu-image/guest/run |
+		xargs grep -ohE '[$][{][A-Z][A-Z0-9_]*' | cut -c3- | sort -u); do
+		case $v in TAP_STATE | TAP_OWN_STATE | TAP_PREFIX | CHECK_JOBS | CHECK_FRESH | TMPDIR) continue ;; esac
+		eval "[ -z \"\${$v+set}\" ] || printf '%s=%s\\n' $v \"\$$v\""
+	done
+}
+# suite_builds SUITE: the builds that make check-needs lists for it.
+suite_builds() {
+	sed -n "s/^$1: *//p" "$out/check-needs"
+}
+# identity BUILD[@GEN]: build_identity's lines for it, once per run.
+identity() {
+	_id=$out/identity/$1
+	if [ ! -f "$_id" ]; then
+		mkdir -p "$out/identity"
+		case $1 in
+		*@*) KGEN=${1#*@} sh -c '. "$0"; build_identity "$1"' "$TOP/scripts/lib.sh" "${1%@*}" ;;
+		*) build_identity "$1" ;;
+		esac >"$_id.tmp" || return 1
+		mv "$_id.tmp" "$_id"
+	fi
+	cat "$_id"
+}
 if [ -z "${CHECK_FRESH:-}" ] && git -C "$TOP" rev-parse --git-dir >/dev/null 2>&1; then
-	world=$( {
-		printf '%s\n' "$TOP"
-		git -C "$TOP" ls-files -s
-		git -C "$TOP" diff
-		git -C "$TOP" ls-files -z -o --exclude-standard | (cd "$TOP" && xargs -0 -r sha256sum)
-		dpkg-query -W -f '${Package} ${Version}\n' 2>/dev/null
-		for a in $(list_descriptors "$ARCH_DIR"); do
-			r=$(ARCH=$a sh "$TOP/qemu-image/rootfs.sh" --path 2>/dev/null) &&
-				stat -c '%n %s %Y' "$r"
-		done
-	} | inputs_key)
+	world=$(world_key | inputs_key)
+	rm -rf "$out/identity"
+	env -u MAKEFLAGS -u MAKELEVEL -u MFLAGS make -s --no-print-directory -C "$TOP" check-needs \
+		>"$out/check-needs" || die "make check-needs failed"
+	for s in $suites; do
+		{
+			printf '%s %s\n' "$s" "$world"
+			for b in $(suite_builds "$s"); do
+				printf '%s\n' "$b"
+				identity "$b" || die "no identity for $b, which suite $s tests"
+			done
+		} | inputs_key >"$out/$s.key"
+	done
 fi
-verdict_file() { printf '%s/suite-%s.tap\n' "$verdicts" "$(printf '%s %s\n' "$1" "$world" | inputs_key)"; }
+verdict_file() { printf '%s/suite-%s.tap\n' "$verdicts" "$(cat "$out/$1.key")"; }
+
+# check.sh --key SUITE: only print the key of SUITE's kept verdict.
+if [ "${key_only:-}" ]; then
+	cat "$out/$key_only.key"
+	exit
+fi
 
 # run_chain CHAIN: its suites, one after the other; SUITE.rc last.
 run_chain() {
@@ -270,9 +325,32 @@ while [ -n "$pending" ] || [ -n "$pids" ]; do
 done
 report_done
 
+# Every skip must be expected: scripts/known-skips.txt lists each one
+# with its reason.  A skip it does not list (a package or a build that
+# went missing, a test that stopped running) fails the run.
+known=$TOP/scripts/known-skips.txt
+(
+	TAP_STATE=''
+	tap_begin
+	n=0
+	for s in $suites; do
+		_u=$(sh "$TOP/scripts/skips.sh" "$known" "$s" "$out/$s.tap" 2>&1) ||
+			{ tap_not_ok "${known#"$TOP"/} can be read: $_u" && n=1 && continue; }
+		[ -n "$_u" ] || continue
+		printf '%s\n' "$_u" | while IFS= read -r u; do
+			tap_not_ok "suite $s: an unexpected skip, not in ${known#"$TOP"/}: $(printf '%s' "$u" | sed 's/	/ # SKIP /')"
+		done
+		n=1
+	done
+	[ "$n" -eq 1 ] || tap_ok "every skip of this run is listed in ${known#"$TOP"/}, with its reason"
+	tap_done
+) >"$out/skips.tap"
+msg "# === every skip expected"
+cat "$out/skips.tap"
+
 # Only result lines count: plans, diagnostics and the "N passed, ..."
 # lines that some suites print for their own runs are not results.
-files=
+files=$out/skips.tap
 for s in $suites; do files="$files $out/$s.tap $out/$s.check"; done
 # shellcheck disable=SC2046,SC2086 # three numbers; paths without blanks
 set -- $(tap_count $files)

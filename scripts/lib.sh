@@ -351,6 +351,53 @@ wanted_stamp() {
 	} | inputs_key
 }
 
+# build_identity BUILD: lines that change whenever what make's target
+# BUILD (as make check-needs names it, without @GEN: the caller sets
+# KGEN) made changes, for scripts/check.sh to key a suite's kept verdict
+# on.  Binaries by content; a kernel folder by the size and time of its
+# objects, images and modules, which Kbuild leaves alone when nothing
+# changed; a tree by its commit and the changes in its work tree.  A
+# payload disk is made afresh by every make check from the builds before
+# it, which its suite's key covers.  A build it does not know is an
+# error: a new target needs a line here (the suite "targets" checks).
+build_identity() {
+	case $1 in
+	deps | export-series | payload | payload-*) ;;
+	tree) _tree_identity "$TREE" ;;
+	tags-tree) _tree_identity "$TAGS_TREE" ;;
+	rootfs) _file_identity "$(sh "$TOP/qemu-image/rootfs.sh" --path 2>/dev/null)" ;;
+	kernel | clang-objects) _kobj_identity "$(kobj clang)" ;;
+	kernel-gcc | gcc-objects) _kobj_identity "$(kobj gcc)" ;;
+	kernel-debug) _kobj_identity "$(kobj debug)" ;;
+	kernel-stock-debug) _kobj_identity "$(kobj stock-debug)" ;;
+	kernel-stock-*) (load_arch "${1#kernel-stock-}" && ARCH=${1#kernel-stock-} && _kobj_identity "$(kobj stock)") ;;
+	kernel-*) (load_arch "${1#kernel-}" && ARCH=${1#kernel-} && _kobj_identity "$(kobj clang)") ;;
+	perf) _file_identity "$PERF" ;;
+	perf-stock) _file_identity "$STOCK_PERF" ;;
+	perf-asan) _file_identity "$(sh "$TOP/scripts/perf-asan.sh" --path)" ;;
+	perf-specfuzz) _file_identity "$(sh "$TOP/scripts/perf-specfuzz.sh" --path)" ;;
+	dwarf-marks) _file_identity "$BUILD/gcc-plugin/dwarf-marks" ;;
+	debian-kernel) sh "$TOP/scripts/debian-kernel.sh" --path 2>/dev/null || echo none ;;
+	debian-boot) _file_identity "$(kobj debian)/.stamp" ;;
+	debian-tags) _file_identity "$BUILD/debian-tags-$KGEN_NAME/.stamp" ;;
+	proof-init-*) find "$BUILD/proof-init$GEN_TAG-${1#proof-init-}" -type f -exec sha256sum {} + 2>/dev/null | sort ;;
+	*) die "build_identity: no identity for the build '$1' (scripts/lib.sh)" ;;
+	esac
+}
+_file_identity() {
+	if [ -f "$1" ]; then sha256sum "$1"; else printf 'none %s\n' "$1"; fi
+}
+_kobj_identity() {
+	[ -d "$1" ] || { printf 'none %s\n' "$1"; return 0; }
+	find "$1" -type f \( -name vmlinux -o -name '*.o' -o -name '*.ko' -o -name '*Image' \) \
+		-printf '%P %s %T@\n' | sort
+}
+_tree_identity() {
+	git -C "$1" rev-parse HEAD 2>/dev/null || { printf 'none %s\n' "$1"; return 0; }
+	git -C "$1" status --porcelain --untracked-files=no 2>/dev/null
+	git -C "$1" diff HEAD 2>/dev/null | inputs_key
+}
+
 # shellcheck source=tap.sh
 . "$TOP/scripts/tap.sh"
 # shellcheck source=offline-perf.sh

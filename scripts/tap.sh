@@ -43,6 +43,7 @@
 #   tap_replay FILE          the kept stream FILE of a run that passed,
 #                            each result marked "(unchanged since it
 #                            passed)" once
+#   tap_skips FILE           the skipped results of FILE, "DESC<TAB>REASON"
 # shellcheck shell=sh
 
 # tap_begin: start a stream (a new $TAP_STATE unless one is exported; a
@@ -157,4 +158,12 @@ tap_summary() {
 
 tap_replay() {
 	sed '/^ok /{/ (unchanged since it passed)$/!s/$/ (unchanged since it passed)/;}' "$1"
+}
+
+# tap_skips FILE: the skipped results of FILE, one "DESC<TAB>REASON" per
+# line (a replayed result without its replay mark).
+tap_skips() {
+	sed -n -e 's/ (unchanged since it passed)$//' \
+		-e 's/^ok [0-9]* - \(.*\) # [Ss][Kk][Ii][Pp] \(.*\)$/\1	\2/p' \
+		-e 's/^ok [0-9]* - \(.*\) # [Ss][Kk][Ii][Pp]$/\1	/p' "$1"
 }

@@ -1,0 +1,120 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Host test of scripts/check.sh's own verdicts (suite "verdicts"): a kept
+# verdict is replayed only for what was tested (the key of a suite changes
+# with the builds it tests and the settings it reads, and only with
+# those), and a skip that scripts/known-skips.txt does not list is found
+# (scripts/skips.sh).  Works in a throwaway build folder with stand-in
+# builds; nothing is built.  TAP on stdout.
+set -u
+. "$(dirname -- "$0")/lib.sh"
+tap_begin
+t=$BUILD/verdicts-test
+rm -rf "$t"
+mkdir -p "$t"
+
+# key SUITE [VAR=VALUE...]: the key of SUITE's kept verdict with the
+# stand-in builds of $t/build.
+key() {
+	_s=$1
+	shift
+	env "$@" BUILD="$t/build" sh "$TOP/scripts/check.sh" --key "$_s" 2>&1
+}
+# differs WHAT K1 K2 / same WHAT K1 K2
+differs() {
+	if [ -n "$2" ] && [ -n "$3" ] && [ "$2" != "$3" ]; then tap_ok "$1"; else
+		tap_not_ok "$1" && printf 'keys: %s, %s\n' "$2" "$3" | tap_diag
+	fi
+}
+same() {
+	if [ -n "$2" ] && [ "$2" = "$3" ]; then tap_ok "$1"; else
+		tap_not_ok "$1" && printf 'keys: %s, %s\n' "$2" "$3" | tap_diag
+	fi
+}
+
+# Stand-ins for the builds: perf, and an object of the kernel's folder.
+b=$t/build
+kobj_rel=${KOBJ#"$BUILD"/}
+perf_rel=${PERF#"$BUILD"/}
+mkdir -p "$b/${perf_rel%/*}" "$b/$kobj_rel/fs"
+printf 'perf, first build\n' >"$b/$perf_rel"
+printf 'open.o\n' >"$b/$kobj_rel/fs/open.o"
+touch -d '2026-01-01 00:00' "$b/$kobj_rel/fs/open.o"
+
+k1=$(key dwarf)
+k2=$(key dwarf)
+same "the key of a suite is the same while nothing changed" "$k1" "$k2"
+case $k1 in *[!0-9a-f]* | '') tap_not_ok "the key is a hash" && printf '%s\n' "$k1" | tap_diag ;;
+*) tap_ok "the key is a hash" ;; esac
+l1=$(key lint)
+kd1=$(key kernel-dwarf)
+printf 'perf, rebuilt\n' >"$b/$perf_rel"
+differs "a rebuilt perf is not replayed: the dwarf suite's key changes" "$k1" "$(key dwarf)"
+same "a rebuilt perf does not change the key of a suite that does not test it (lint)" "$l1" "$(key lint)"
+kd2=$(key kernel-dwarf)
+touch -d '2026-01-02 00:00' "$b/$kobj_rel/fs/open.o"
+differs "a rebuilt kernel object changes the key of the suite that tests the kernel" "$kd2" "$(key kernel-dwarf)"
+differs "kernel-dwarf tests perf too: its key changed with perf" "$kd1" "$kd2"
+f1=$(key dwarf-fuzz)
+differs "a setting that a suite reads changes its key (FUZZ_SMOKE_SEED)" "$f1" "$(key dwarf-fuzz FUZZ_SMOKE_SEED=2)"
+differs "a setting that a suite reads changes its key (COMPILERS)" "$k1" "$(key dwarf COMPILERS=clang-16)"
+same "check.sh's scheduling does not change a key (CHECK_JOBS)" "$f1" "$(key dwarf-fuzz CHECK_JOBS=1)"
+
+# Expected skips.  A recorded stream with four skips, one of them
+# replayed, against a list that expects two of them; the third has a
+# listed description but another reason.
+cat >"$t/suite.tap" <<'EOF'
+TAP version 13
+ok 1 - a test
+ok 2 - ftracetest: kprobe/kprobe_eventname.tc # SKIP known failure (UNRESOLVED): no .isra. clones (unchanged since it passed)
+ok 3 - perf builds after: selftests/ftrace: a test # SKIP no object of the guest kernel changes (selftests)
+ok 4 - perf builds after: perf probe: a fix # SKIP no kernel configuration yet
+ok 5 - clang-14: build fixtures # SKIP clang-14 is not installed
+not ok 6 - a failure
+1..6
+EOF
+cat >"$t/skips.txt" <<'EOF'
+# suite | test | reason | why
+vm* | ftracetest: * | known failure (*): * | listed with its reason in KNOWN_FAILURES
+series* | perf builds after: * | no object of the guest kernel changes* | documentation and selftests
+EOF
+# unlisted SUITE WANT: skips.sh finds exactly WANT (lines "DESC<TAB>REASON")
+unlisted() {
+	_got=$(sh "$TOP/scripts/skips.sh" "$t/skips.txt" "$1" "$t/suite.tap" 2>&1)
+	if [ "$_got" = "$2" ]; then
+		tap_ok "unlisted skips of suite $1: $(printf '%s\n' "$2" | grep -c .) found"
+	else
+		tap_not_ok "unlisted skips of suite $1"
+		printf 'expected:\n%s\ngot:\n%s\n' "$2" "$_got" | tap_diag
+	fi
+}
+tab=$(printf '\t')
+# vm@next: the known failure is listed (a replayed one too), the rest not
+unlisted vm@next "perf builds after: selftests/ftrace: a test${tab}no object of the guest kernel changes (selftests)
+perf builds after: perf probe: a fix${tab}no kernel configuration yet
+clang-14: build fixtures${tab}clang-14 is not installed"
+# series: its patch without objects is listed; the one without a kernel
+# configuration has a listed description but another reason
+unlisted series "ftracetest: kprobe/kprobe_eventname.tc${tab}known failure (UNRESOLVED): no .isra. clones
+perf builds after: perf probe: a fix${tab}no kernel configuration yet
+clang-14: build fixtures${tab}clang-14 is not installed"
+printf 'vm | a test without a reason\n' >>"$t/skips.txt"
+out=$(sh "$TOP/scripts/skips.sh" "$t/skips.txt" vm "$t/suite.tap" 2>&1)
+rc=$?
+if [ "$rc" -eq 2 ] && printf '%s\n' "$out" | grep -q 'skips.txt:4: not "suite | test | reason | why"'; then
+	tap_ok "a list entry without its reason is an error, naming its line"
+else
+	tap_not_ok "a list entry without its reason is an error, naming its line"
+	printf 'exit %s: %s\n' "$rc" "$out" | tap_diag
+fi
+out=$(sh "$TOP/scripts/skips.sh" "$TOP/scripts/known-skips.txt" lint "$t/suite.tap" 2>&1)
+rc=$?
+if [ "$rc" -eq 0 ]; then
+	tap_ok "scripts/known-skips.txt can be read"
+else
+	tap_not_ok "scripts/known-skips.txt can be read"
+	printf '%s\n' "$out" | tap_diag
+fi
+rm -rf "$t"
+tap_done
