@@ -133,6 +133,13 @@ else
 	cat "$tmp/out" "$tmp/err" | tap_diag
 fi
 
+# _short NAME: NAME, with a long path in it said by its length
+_short() {
+	case $1 in
+	deep/*) printf '%s, at a path near PATH_MAX' "${1##*/}" ;;
+	*) printf '%s' "$1" ;;
+	esac
+}
 # bad_object NAME WHY: the object is unusable: kernel memory, one warning
 bad_object() {
 	offline_perf "$env" "$PERF" probe -k "$vmlinux" --user-tags "$tmp/$1" \
@@ -141,9 +148,9 @@ bad_object() {
 	if [ "$rc" -eq 0 ] && grep -q 'filename_string=+0(%[a-z0-9]*):string' "$tmp/out" &&
 		[ "$(grep -c 'is read as kernel memory' "$tmp/err")" -eq 1 ] &&
 		grep -q -- "$2" "$tmp/err"; then
-		tap_ok "$1: kernel memory, and one warning that says why"
+		tap_ok "$(_short "$1"): kernel memory, and one warning that says why"
 	else
-		tap_not_ok "$1: kernel memory, and one warning that says why"
+		tap_not_ok "$(_short "$1"): kernel memory, and one warning that says why"
 		cat "$tmp/out" "$tmp/err" | tap_diag
 	fi
 }
@@ -155,6 +162,17 @@ head -c 4096 "$tags/fs/open.o" >"$d/fs/open.o"
 bad_object corrupt-object "has no readable DWARF"
 d=$(bad_tags no-object)
 bad_object no-object "there is no $d/fs/open.o"
+# The same at a path near PATH_MAX (4096 with its NUL): perf's messages
+# carry the whole path, whatever its length.
+deep=deep
+while [ $((${#tmp} + ${#deep} + 240)) -lt 4060 ]; do
+	deep=$deep/$(printf '%0200d' 0 | tr 0 d)
+done
+d=$(bad_tags "$deep/corrupt-object")
+head -c 4096 "$tags/fs/open.o" >"$d/fs/open.o"
+bad_object "$deep/corrupt-object" "$d/fs/open.o has no readable DWARF"
+d=$(bad_tags "$deep/no-object")
+bad_object "$deep/no-object" "there is no $d/fs/open.o"
 
 # user_tags_error NAME PATTERN ARGS...: user-tags.sh fails and says so,
 # and leaves no object behind.
