@@ -248,6 +248,7 @@ needs_series := tree
 needs_dwarf := perf
 needs_dwarf-stock := perf-stock
 needs_dwarf-asan := perf-asan
+needs_perf-tests := perf-asan
 needs_dwarf-fuzz := perf-asan perf-specfuzz
 needs_spec-fuzz := kernel perf-specfuzz
 needs_kernel-dwarf := kernel kernel-gcc perf perf-stock

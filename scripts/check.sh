@@ -10,7 +10,9 @@
 #                          patches, send,
 #                          series,
 #                          dwarf, dwarf-stock, dwarf-asan (perf with the
-#                          sanitizers), dwarf-fuzz (mutated DWARF),
+#                          sanitizers), perf-tests (the series' own perf
+#                          test cases, by the sanitized perf), dwarf-fuzz
+#                          (mutated DWARF),
 #                          spec-fuzz (random perf probe specs),
 #                          kernel-dwarf, debian-tags (perf
 #                          on Debian's own kernel); GCC user_dwarf plugin
@@ -60,6 +62,7 @@ suite_cmd() {
 		PERF=$(sh "$TOP/scripts/perf-asan.sh" --path) SANITIZERS=1 \
 			BUILD=$BUILD/dwarf-tests$GEN_TAG-asan sh "$TOP/dwarf-tests/run.sh"
 		;;
+	perf-tests) sh "$TOP/scripts/perf-tests.sh" ;;
 	dwarf-fuzz)
 		# The DWARF mutation fuzzer's smoke (make fuzz runs the
 		# campaign), seed 1: a failure repeats with the same INPUTS.
