@@ -26,7 +26,9 @@
 #   recorded/dwarf/stock-*.cases      what the patched and the stock perf
 #                                     printed for five gcc-stock cases (real;
 #                                     us.value's stock output edited into an
-#                                     undocumented difference, us.index left
+#                                     undocumented difference, us.user added
+#                                     as a difference documented with another
+#                                     output, us.index left
 #                                     out of the patched run)
 #
 # The bad VM streams are made from the good one here (cut, without the
@@ -147,6 +149,8 @@ expect "gcc-stock: a documented difference passes" \
 	"$(grep -c '^R ok us\.at_kernel .*: differs from stock perf, as documented$' "$tmp/stock.records")" 1
 expect "gcc-stock: an undocumented difference fails, showing both outputs" \
 	"$(grep -A2 '^R notok us\.value .*: differs from stock perf$' "$tmp/stock.records" | grep -c '^D \(patched\|stock\): ')" 2
+expect "gcc-stock: a documented difference with another output fails, showing all three" \
+	"$(grep -A3 '^R notok us\.user .*: differs from stock perf, not as documented$' "$tmp/stock.records" | grep -c '^D \(documented\|patched\|stock\): ')" 3
 expect "gcc-stock: a case the patched perf did not run fails" \
 	"$(grep -c '^R notok us\.index .*: no result with the patched perf$' "$tmp/stock.records")" 1
 
