@@ -219,13 +219,12 @@ if [ -z "${CHECK_FRESH:-}" ] && git -C "$TOP" rev-parse --git-dir >/dev/null 2>&
 	env -u MAKEFLAGS -u MAKELEVEL -u MFLAGS make -s --no-print-directory -C "$TOP" check-needs \
 		>"$out/check-needs" || die "make check-needs failed"
 	for s in $suites; do
-		{
-			printf '%s %s\n' "$s" "$world"
-			for b in $(suite_builds "$s"); do
-				printf '%s\n' "$b"
-				identity "$b" || die "no identity for $b, which suite $s tests"
-			done
-		} | inputs_key >"$out/$s.key"
+		printf '%s %s\n' "$s" "$world" >"$out/$s.key.in"
+		for b in $(suite_builds "$s"); do
+			printf '%s\n' "$b" >>"$out/$s.key.in"
+			identity "$b" >>"$out/$s.key.in" || die "no identity for $b, which suite $s tests"
+		done
+		inputs_key <"$out/$s.key.in" >"$out/$s.key"
 	done
 fi
 verdict_file() { printf '%s/suite-%s.tap\n' "$verdicts" "$(cat "$out/$1.key")"; }

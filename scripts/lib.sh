@@ -359,7 +359,7 @@ wanted_stamp() {
 # changed; a tree by its commit and the changes in its work tree.  A
 # payload disk is made afresh by every make check from the builds before
 # it, which its suite's key covers.  A build it does not know is an
-# error: a new target needs a line here (the suite "targets" checks).
+# error: a new target needs a line here (the suite "verdicts" checks).
 build_identity() {
 	case $1 in
 	deps | export-series | payload | payload-*) ;;

@@ -61,6 +61,27 @@ differs "a setting that a suite reads changes its key (FUZZ_SMOKE_SEED)" "$f1" "
 differs "a setting that a suite reads changes its key (COMPILERS)" "$k1" "$(key dwarf COMPILERS=clang-16)"
 same "check.sh's scheduling does not change a key (CHECK_JOBS)" "$f1" "$(key dwarf-fuzz CHECK_JOBS=1)"
 
+# Every build that a suite of make check tests has an identity.
+bad=
+for b in $(env -u MAKEFLAGS -u MAKELEVEL -u MFLAGS make -s --no-print-directory -C "$TOP" check-needs |
+	cut -d: -f2 | tr ' ' '\n' | sed -e 's/@.*//' -e '/^$/d' | sort -u); do
+	(build_identity "$b" >/dev/null 2>"$t/identity.err") || bad="$bad $b"
+done
+if [ -z "$bad" ]; then
+	tap_ok "every build of make check has an identity (build_identity in scripts/lib.sh)"
+else
+	tap_not_ok "every build of make check has an identity (build_identity in scripts/lib.sh)"
+	echo "none for:$bad" | tap_diag
+fi
+(build_identity no-such-build >/dev/null 2>"$t/identity.err")
+rc=$?
+if [ "$rc" -ne 0 ] && grep -q "no identity for the build 'no-such-build'" "$t/identity.err"; then
+	tap_ok "a build without an identity is an error, naming it"
+else
+	tap_not_ok "a build without an identity is an error, naming it"
+	tap_diag <"$t/identity.err"
+fi
+
 # Expected skips.  A recorded stream with four skips, one of them
 # replayed, against a list that expects two of them; the third has a
 # listed description but another reason.
