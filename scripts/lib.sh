@@ -370,8 +370,8 @@ build_identity() {
 	kernel-gcc | gcc-objects) _kobj_identity "$(kobj gcc)" ;;
 	kernel-debug) _kobj_identity "$(kobj debug)" ;;
 	kernel-stock-debug) _kobj_identity "$(kobj stock-debug)" ;;
-	kernel-stock-*) (load_arch "${1#kernel-stock-}" && ARCH=${1#kernel-stock-} && _kobj_identity "$(kobj stock)") ;;
-	kernel-*) (load_arch "${1#kernel-}" && ARCH=${1#kernel-} && _kobj_identity "$(kobj clang)") ;;
+	kernel-stock-*) _arch_identity "${1#kernel-stock-}" stock ;;
+	kernel-*) _arch_identity "${1#kernel-}" clang ;;
 	perf) _file_identity "$PERF" ;;
 	perf-stock) _file_identity "$STOCK_PERF" ;;
 	perf-asan) _file_identity "$(sh "$TOP/scripts/perf-asan.sh" --path)" ;;
@@ -386,6 +386,10 @@ build_identity() {
 }
 _file_identity() {
 	if [ -f "$1" ]; then sha256sum "$1"; else printf 'none %s\n' "$1"; fi
+}
+# _arch_identity ARCH KCC: the kernel folder of another architecture
+_arch_identity() {
+	ARCH=$1 sh -c '. "$0"; _kobj_identity "$(kobj "$1")"' "$TOP/scripts/lib.sh" "$2"
 }
 _kobj_identity() {
 	[ -d "$1" ] || { printf 'none %s\n' "$1"; return 0; }

@@ -18,17 +18,20 @@ git ls-files -co --exclude-standard | while read -r f; do
 done
 
 # A patch's number changes whenever its series does: docs and comments
-# name a patch by its subject.  Exempt: what the series folders hold for
-# the series themselves (the mail, series, cover.txt, changes.txt).
+# name a patch by its subject.  Exempt: what the series folders of every
+# kernel generation (KSERIES, PSERIES) hold for the series themselves
+# (the mail, series, cover.txt, changes.txt).
+folders=$(for g in $(list_descriptors "$GEN_DIR"); do
+	(load_generation "$g" && series_dirs)
+done | sort -u)
 series_own() {
-	case $1 in
-	tools-perf-patches/* | kernel/dwarf-tags/* | kernel/capability/* | \
-		kernel/tracing/* | kernel/6.12/*) ;;
+	case ${1##*/} in
+	*.patch | series | cover.txt | changes.txt) ;;
 	*) return 1 ;;
 	esac
-	case ${1##*/} in
-	*.patch | series | cover.txt | changes.txt) return 0 ;;
-	esac
+	for _d in $folders; do
+		[ "${1%/*}" = "$_d" ] && return 0
+	done
 	return 1
 }
 patch_number='(^|[^[:alnum:]_@/-])patch(es)?[[:space:]]+#?[0-9]'
