@@ -58,8 +58,10 @@ choices() {
 
 # stock_as_written: $stock (in $tmp/stock) is what $stock_want says.
 stock_as_written() {
-	_names=$(printf '%s\n' "$want" | tr ' ' '\n' | sed 's/=.*//' | tr '\n' ' ')
-	_snames=$(printf '%s\n' "$stock" | tr ' ' '\n' | sed 's/=.*//' | tr '\n' ' ')
+	# The names, once each: an argument of several instances can be read
+	# through more loads in one of them.
+	_names=$(printf '%s\n' "$want" | tr ' ' '\n' | sed 's/=.*//' | sort -u | tr '\n' ' ')
+	_snames=$(printf '%s\n' "$stock" | tr ' ' '\n' | sed 's/=.*//' | sort -u | tr '\n' ' ')
 	case $stock_want in
 	kernel)
 		[ -s "$tmp/stock" ] && [ "$_snames" = "$_names" ] &&
