@@ -251,7 +251,7 @@ needs_dwarf-asan := perf-asan
 needs_perf-tests := perf-asan
 needs_dwarf-fuzz := perf-asan perf-specfuzz
 needs_spec-fuzz := kernel perf-specfuzz
-needs_kernel-dwarf := kernel kernel-gcc perf perf-stock
+needs_kernel-dwarf := kernel perf
 needs_debian-tags := debian-tags perf perf-stock
 GCC_SUITES := gcc-codegen gcc-clang gcc-notags gcc-dwarf gcc-stock gcc16-kconfig
 $(foreach s,$(GCC_SUITES),$(eval needs_$(s) := tree perf perf-stock gcc-objects \
@@ -319,7 +319,9 @@ check: begin-check deps
 	@$(MAKE) --no-print-directory -j$(BUILD_JOBS) $(CHECK_BUILDS)
 	@sh scripts/check.sh $(ALL_SUITES)
 
-check-host: $(call builds_of,$(HOST_SUITES))
+# kernel-dwarf's "gcc:" cases (the default generation's) test the GCC
+# kernel, which make check builds for the GCC suites.
+check-host: $(call builds_of,$(HOST_SUITES)) kernel-gcc
 	@sh scripts/check.sh $(HOST_SUITES)
 
 check-vm: $(call builds_of,$(VM_SUITES))
