@@ -213,7 +213,7 @@ identity() {
 	fi
 	cat "$_id"
 }
-if [ -z "${CHECK_FRESH:-}" ] && git -C "$TOP" rev-parse --git-dir >/dev/null 2>&1; then
+if { [ -n "$key_only" ] || [ -z "${CHECK_FRESH:-}" ]; } && git -C "$TOP" rev-parse --git-dir >/dev/null 2>&1; then
 	world=$(world_key | inputs_key)
 	rm -rf "$out/identity"
 	env -u MAKEFLAGS -u MAKELEVEL -u MFLAGS make -s --no-print-directory -C "$TOP" check-needs \
