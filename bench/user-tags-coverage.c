@@ -337,12 +337,13 @@ static void count(struct tally *t, int kind, struct user_tags_die *ud)
 {
 	t->total++;
 	if (show_unknown && !ud->valid)
-		printf("unknown %s: %s\n", kind ? "member" : "parameter", ud->why);
+		printf("unknown %s: %s\n", kind ? "member" : "parameter",
+		       user_tags_die__why(ud));
 	if (ud->valid) {
 		t->known++;
 		t->user += die_type_is_user_pointer(&ud->die);
 	} else {
-		reasons[kind][reason_index(ud->why)]++;
+		reasons[kind][reason_index(user_tags_die__why(ud))]++;
 	}
 }
 
@@ -362,10 +363,10 @@ static void learn_object(struct unit_state *us, struct user_tags_die *ud)
 		us->object = 1;
 		return;
 	}
-	i = reason_index(ud->why);
+	i = reason_index(user_tags_die__why(ud));
 	if (i == 0 || i == 1) {
 		us->object = 0;
-		snprintf(us->why, sizeof(us->why), "%s", ud->why);
+		snprintf(us->why, sizeof(us->why), "%s", user_tags_die__why(ud));
 	}
 }
 
@@ -373,7 +374,7 @@ static void learn_object(struct unit_state *us, struct user_tags_die *ud)
 static void do_function(struct user_tags *ut, struct unit_state *us,
 			Dwarf_Die *cu, Dwarf_Die *ccu, Dwarf_Die *func)
 {
-	struct user_tags_die ud;
+	struct user_tags_die ud = { .why = NULL };
 	Dwarf_Die param;
 
 	if (dwarf_child(func, &param))
@@ -388,6 +389,7 @@ static void do_function(struct user_tags *ut, struct unit_state *us,
 		if (ud.valid)
 			compare_param(ccu, dwarf_diename(cu), func, &param,
 				      die_type_is_user_pointer(&ud.die));
+		user_tags_die__exit(&ud);
 	} while (!dwarf_siblingof(&param, &param));
 }
 
@@ -460,33 +462,41 @@ static void do_type(struct unit_state *us, Dwarf_Die *tcu, Dwarf_Die *cu,
 		    Dwarf_Die *ccu, Dwarf_Die *type)
 {
 	const char *name = dwarf_diename(type);
-	struct user_tags_die start = { .valid = false }, ud;
+	struct user_tags_die start = { .valid = false, .why = NULL }, ud;
 	Dwarf_Die member, other;
+	int ret = 0;
 
 	if (us->object != 1)
-		scnprintf(start.why, sizeof(start.why), "%s", us->why);
+		ret = asprintf(&start.why, "%s", us->why);
 	else if (!find_child(tcu, dwarf_tag(type), name, &other))
-		scnprintf(start.why, sizeof(start.why),
-			  "the tagged build has no member of a type %s there", name);
+		ret = asprintf(&start.why,
+			       "the tagged build has no member of a type %s there", name);
 	else if (!find_type_user(&other, &start.die))
-		scnprintf(start.why, sizeof(start.why),
-			  "nothing in the tagged unit has the type %s", name);
+		ret = asprintf(&start.why,
+			       "nothing in the tagged unit has the type %s", name);
 	else
 		start.valid = true;
+	if (ret < 0)
+		start.why = NULL;
 
-	if (dwarf_child(type, &member))
+	if (dwarf_child(type, &member)) {
+		user_tags_die__exit(&start);
 		return;
+	}
 	do {
 		if (dwarf_tag(&member) != DW_TAG_member ||
 		    !dwarf_diename(&member) || !die_is_data_pointer(&member))
 			continue;
 		ud = start;
+		ud.why = start.why ? strdup(start.why) : NULL;
 		user_tags__step_member(&ud, dwarf_diename(&member), &member);
 		count(&members, 1, &ud);
 		if (ud.valid)
 			compare_member(ccu, dwarf_diename(cu), type, &member,
 				       die_type_is_user_pointer(&ud.die));
+		user_tags_die__exit(&ud);
 	} while (!dwarf_siblingof(&member, &member));
+	user_tags_die__exit(&start);
 }
 
 static bool is_c_unit(const char *name)
@@ -522,7 +532,7 @@ static void do_unit(const char *dir, const unsigned char *build_id,
 {
 	struct unit_state us = { .object = -1 };
 	struct debuginfo *tagged = NULL;
-	struct user_tags_die ud;
+	struct user_tags_die ud = { .why = NULL };
 	struct user_tags *ut;
 	Dwarf_Die child, tcu, *ccu;
 
@@ -545,6 +555,7 @@ static void do_unit(const char *dir, const unsigned char *build_id,
 			 dwarf_diename(&child)) {
 			user_tags__find_variable(ut, cu, &child, &ud);
 			learn_object(&us, &ud);
+			user_tags_die__exit(&ud);
 		}
 	} while (!dwarf_siblingof(&child, &child));
 
