@@ -90,7 +90,7 @@ mkdir -p "$dir/perf-core/tests" "$dir/src/fs"
 cp -R "$TREE/tools/perf/tests/shell" "$dir/perf-core/tests/shell"
 # perf's vfs_getname tests find their probe line with perf probe -L
 cp "$TREE/fs/namei.c" "$dir/src/fs/namei.c"
-printf '%s\n' "$TREE" >"$dir/src-root"
+debug_path "$TREE" >"$dir/src-root"
 cp -R "$here/guest" "$here/tests" "$dir/"
 mkdir -p "$dir/bench" "$dir/fuzz"
 cp "$TOP/bench/guest/"*.sh "$dir/bench/"

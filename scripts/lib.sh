@@ -16,6 +16,8 @@ done
 BUILD=${BUILD:-$TOP/build}
 CACHE=${UACCESS_PROBE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/uaccess-probe}
 LOGS=$BUILD/logs
+# What the kernels' debug information calls $BUILD (kmake_in).
+DEBUG_PREFIX=/usr/src/uaccess-probe
 
 msg() { printf '%s\n' "$*"; }
 info() { printf '  %-8s %s\n' "$1" "$2"; }
@@ -262,9 +264,37 @@ kmake_in() {
 	# ccache's default mode, 442 in depend mode, 458 without ccache.
 	# CCACHE_NODEPEND=1 keeps the default mode.
 	[ -n "${CCACHE_NODEPEND:-}" ] || export CCACHE_DEPEND=1
+	# The same objects from every clone: the debug information names
+	# $BUILD as $DEBUG_PREFIX (the kernel maps only macros' paths), and
+	# ccache, which then hashes the mapped working directory, takes the
+	# paths under $BUILD as relative ones.  The prefix maps name the
+	# clone's own $BUILD and change nothing else: they are not hashed.
+	# A second clone at another path reuses the first one's objects.
+	_kbuild=$(build_real)
 	# shellcheck disable=SC2086 # $_kflags is a list of assignments
-	CCACHE_EXTRAFILES=$_kextra make -C "$_ktree" O="$_kobj" \
-		ARCH="$KBUILD_ARCH" CC="ccache $_kcc" $_kflags "$@"
+	CCACHE_EXTRAFILES=$_kextra CCACHE_BASEDIR=$_kbuild \
+		CCACHE_IGNOREOPTIONS='-fdebug-prefix-map=* -fmacro-prefix-map=*' \
+		make -C "$_ktree" O="$_kobj" \
+		ARCH="$KBUILD_ARCH" CC="ccache $_kcc" $_kflags \
+		KCFLAGS="-fdebug-prefix-map=$_kbuild/=$DEBUG_PREFIX/" \
+		KAFLAGS="-fdebug-prefix-map=$_kbuild/=$DEBUG_PREFIX/" "$@"
+}
+
+# build_real: $BUILD without symbolic links, as the kernel's build
+# (realpath) and the compiler see it.
+build_real() {
+	(cd "$BUILD" 2>/dev/null && pwd -P) || printf '%s\n' "$BUILD"
+}
+
+# debug_path PATH: where the debug information of a kernel built by
+# kmake names PATH (a path under $BUILD).
+debug_path() {
+	_dp=$(cd "$1" 2>/dev/null && pwd -P) || _dp=$1
+	_db=$(build_real)
+	case $_dp in
+	"$_db"/*) printf '%s\n' "$DEBUG_PREFIX/${_dp#"$_db"/}" ;;
+	*) printf '%s\n' "$_dp" ;;
+	esac
 }
 
 # The series folders of the generation, in the order 'make tree' applies
