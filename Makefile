@@ -20,7 +20,7 @@ BUILD := build
 	debian-kernel debian-tags debian-boot payload-debian \
 	payload-gcc payload-debug kernel-stock-debug payload-stock-debug gcc-objects clang-objects dwarf-marks proof-init demo shell \
 	check check-host check-vm check-gcc check-plan check-needs export-series perf-asan perf-specfuzz send-check timings bench \
-	bench-gcc-plugin bench-user-tags bench-user-tags-coverage bench-ccache \
+	bench-gcc-plugin bench-user-tags bench-user-tags-coverage bench-ccache bench-ccache-clones \
 	bench-events payload-stock fuzz clean
 
 help:
@@ -39,7 +39,8 @@ help:
 		'make send-check    each series as it would be mailed' \
 		'make bench         what the __user detection costs perf probe -D; bench-gcc-plugin,' \
 		'                   bench-user-tags, bench-user-tags-coverage, bench-ccache,' \
-		'                   bench-events: the other costs (bench/README.md)' \
+		'                   bench-ccache-clones, bench-events: the other costs' \
+		'                   (bench/README.md)' \
 		'make fuzz          the three fuzzers to their targets, every generation (hours)' \
 		'make clean         remove build/' \
 		'' \
@@ -427,6 +428,10 @@ bench-gcc-plugin: gcc-objects
 # What ccache costs a kernel build on an empty cache, in each of its modes.
 bench-ccache: kernel
 	@sh bench/ccache-modes.sh
+
+# What a second clone at another path gets from the first one's ccache.
+bench-ccache-clones: kernel
+	@sh bench/ccache-clones.sh
 
 clean:
 	rm -rf build
