@@ -16,7 +16,7 @@ SHELL := /bin/sh
 STEP := sh scripts/step.sh
 BUILD := build
 
-.PHONY: help deps tree tags-tree kernel kernel-gcc kernel-debug perf perf-stock rootfs payload \
+.PHONY: help deps tree tags-tree kernel kernel-gcc kernel-debug perf perf-stock deb rootfs payload \
 	debian-kernel debian-tags debian-boot payload-debian \
 	payload-gcc payload-debug kernel-stock-debug payload-stock-debug gcc-objects clang-objects dwarf-marks proof-init demo shell \
 	check check-host check-vm check-gcc check-plan check-needs export-series perf-asan perf-specfuzz send-check timings bench \
@@ -31,6 +31,7 @@ help:
 		'make shell         a root shell in the guest on this terminal (KCC=gcc: the GCC' \
 		'                   kernel, KCC=debian: the Debian kernel)' \
 		'make deps          install the Debian packages (root); make demo and make check run it' \
+		'make deb           the patched perf as a Debian package, per generation (build/deb*/)' \
 		'make check-host    only the host suites (check-vm: the VM ones, check-gcc: the GCC' \
 		'                   plugin ones); make check-plan lists the suites and their builds' \
 		'make timings       how long each step of the last check or demo took (RECORD=1: and' \
@@ -80,7 +81,8 @@ deps_debian-kernel := deps
 deps_tags-tree := tree
 deps_debian-tags := tags-tree debian-kernel
 deps_debian-boot := debian-kernel
-deps_payload-debian := debian-boot debian-tags perf perf-stock rootfs
+deps_payload-debian := debian-boot debian-tags perf perf-stock deb rootfs
+deps_deb := perf
 deps_rootfs := deps
 deps_payload := kernel perf rootfs
 deps_payload-gcc := kernel-gcc perf rootfs
@@ -132,6 +134,11 @@ $(foreach a,$(ARCHES),kernel-stock-$(a)): kernel-stock-%: tree
 
 perf: $(deps_perf)
 	@$(STEP) perf sh scripts/perf.sh
+
+# The patched perf as a Debian package, a drop-in for Debian's linux-perf
+# of the same source (build/deb/, scripts/deb.sh).
+deb: $(deps_deb)
+	@$(STEP) deb sh scripts/deb.sh >/dev/null
 
 # The stock perf (the tree without the series): what the stock columns,
 # the proof suite and the benchmark compare with.
@@ -253,6 +260,7 @@ needs_perf-tests := perf-asan
 needs_dwarf-fuzz := perf-asan perf-specfuzz
 needs_spec-fuzz := kernel perf-specfuzz
 needs_kernel-dwarf := kernel perf
+needs_deb := deb
 needs_debian-tags := debian-tags perf perf-stock
 GCC_SUITES := gcc-codegen gcc-clang gcc-notags gcc-dwarf gcc-stock gcc16-kconfig
 $(foreach s,$(GCC_SUITES),$(eval needs_$(s) := tree perf perf-stock gcc-objects \

@@ -64,6 +64,10 @@ if [ "$KCC" = debian ]; then
 	[ -f "$tags/.stamp" ] || die "no tagged build at $tags: run 'make debian-tags'"
 	[ -x "$STOCK_PERF" ] || die "no stock perf at $STOCK_PERF: run 'make perf-stock'"
 	cp "$STOCK_PERF" "$dir/bin/perf-stock"
+	# The patched perf as its Debian package, for the guest to install.
+	pkg=$(sh "$TOP/scripts/deb.sh" --path) || die "no perf package: run 'make deb'"
+	mkdir -p "$dir/deb"
+	cp "$pkg" "$dir/deb/"
 	(cd "$tags" && find . -name '*.o' ! -path './.build/*' -o -name build-id) |
 		while read -r f; do
 			mkdir -p "$dir/user-tags/$(dirname "$f")"

@@ -11,7 +11,8 @@
 #                          series,
 #                          dwarf, dwarf-stock, dwarf-asan (perf with the
 #                          sanitizers), perf-tests (the series' own perf
-#                          test cases, by the sanitized perf), dwarf-fuzz
+#                          test cases, by the sanitized perf), deb (the
+#                          patched perf's Debian package), dwarf-fuzz
 #                          (mutated DWARF),
 #                          spec-fuzz (random perf probe specs),
 #                          kernel-dwarf, debian-tags (perf
@@ -63,6 +64,7 @@ suite_cmd() {
 			BUILD=$BUILD/dwarf-tests$GEN_TAG-asan sh "$TOP/dwarf-tests/run.sh"
 		;;
 	perf-tests) sh "$TOP/scripts/perf-tests.sh" ;;
+	deb) sh "$TOP/scripts/deb-test.sh" ;;
 	dwarf-fuzz)
 		# The DWARF mutation fuzzer's smoke (make fuzz runs the
 		# campaign), seed 1: a failure repeats with the same INPUTS.
@@ -85,7 +87,7 @@ suite_cmd() {
 	gcc16-kconfig) sh "$TOP/dwarf-tests/gcc16-kconfig.sh" ;;
 	vm) sh "$TOP/qemu-image/run.sh" check ;;
 	vm-gcc) KCC=gcc sh "$TOP/qemu-image/run.sh" check ;;
-	vm-debian) KCC=debian TESTS=debian-kernel sh "$TOP/qemu-image/run.sh" check ;;
+	vm-debian) KCC=debian TESTS=debian-kernel,deb-install sh "$TOP/qemu-image/run.sh" check ;;
 	fuzz)
 		# The fuzzer's smoke on the debug kernel (make fuzz runs the
 		# campaign): a fixed seed, so that a failure here repeats with

@@ -404,6 +404,7 @@ build_identity() {
 	kernel-*) _arch_identity "${1#kernel-}" clang ;;
 	perf) _file_identity "$PERF" ;;
 	perf-stock) _file_identity "$STOCK_PERF" ;;
+	deb) _file_identity "$(sh "$TOP/scripts/deb.sh" --path 2>/dev/null)" ;;
 	perf-asan) _file_identity "$(sh "$TOP/scripts/perf-asan.sh" --path)" ;;
 	perf-specfuzz) _file_identity "$(sh "$TOP/scripts/perf-specfuzz.sh" --path)" ;;
 	dwarf-marks) _file_identity "$BUILD/gcc-plugin/dwarf-marks" ;;

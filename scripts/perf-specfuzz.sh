@@ -21,7 +21,7 @@ asan=$(dirname -- "$(sh "$TOP/scripts/perf-asan.sh" --path)")
 [ -f "$asan/perf-in.o" ] || die "no $asan/perf-in.o: run 'make perf-asan'"
 mkdir -p "$out"
 info LINK "$out/spec-harness (log: ${out#"$TOP"/}/build.log)"
-PERF_LOG=$out/build.log sh "$TOP/scripts/perf-asan.sh" -f Makefile.perf \
+PERF_LOG=$out/build.log sh "$TOP/scripts/perf-asan.sh" \
 	-f "$TOP/dwarf-tests/fuzz/spec-harness.mk" FIXDEP=1 \
 	SPEC_HARNESS="$out/spec-harness" spec-harness
 # The harness runs, and it is the harness: its usage error (-r 0).

@@ -28,8 +28,14 @@ goals=$#
 # tests/shell/lib/coresight.sh fails shellcheck 0.9 (SC3037): the lint
 # suite checks our scripts, NO_SHELLCHECK=1 skips perf's step.
 # Disassembly is not needed either (perf 6.12 links libLLVM or capstone
-# for it when it finds them, and the guest has neither).
-set -- -C "$src/tools/perf" O="$out" CC=gcc NO_LIBPYTHON=1 NO_LIBPERL=1 \
+# for it when it finds them, and the guest has neither).  libdebuginfod
+# is (libdebuginfod-dev): perf fetches debuginfo by build-id with it.
+# Built for /usr and Debian's /usr/lib/perf-core, as the package of
+# scripts/deb.sh installs it: the package carries this very binary.
+# Through Makefile.perf, as Debian's build does: perf's Makefile does not
+# pass perfexecdir on.
+set -- -C "$src/tools/perf" -f Makefile.perf O="$out" CC=gcc prefix=/usr perfexecdir=lib/perf-core \
+	NO_LIBPYTHON=1 NO_LIBPERL=1 \
 	NO_LIBBABELTRACE=1 NO_JVMTI=1 NO_GTK2=1 NO_SLANG=1 NO_LIBUNWIND=1 \
 	NO_LIBCRYPTO=1 NO_LIBBPF=1 NO_BPF_SKEL=1 NO_SHELLCHECK=1 NO_LIBLLVM=1 \
 	NO_CAPSTONE=1 WERROR=0 -j"$(ncpus)" "$@"
@@ -69,3 +75,7 @@ run_logged "$out/build.log" make "$@"
 # did anything; this check catches a build that "succeeded" without perf.
 [ -x "$out/perf" ] || die "perf build produced no $out/perf"
 "$out/perf" version >/dev/null || die "$out/perf does not run"
+# make deps installs libdebuginfod-dev: a perf without it is a build
+# that did not find it, not one to test or package.
+"$out/perf" version --build-options | grep -Eq 'debuginfod: \[ on' ||
+	die "$out/perf was built without libdebuginfod: apt-get install libdebuginfod-dev, or run 'make deps' (log: ${out#"$TOP"/}/build.log)"
