@@ -238,7 +238,7 @@ shell: payload$(if $(filter gcc debian,$(KCC)),-$(KCC))
 # proof-ARCH on every architecture that runs it); the default
 # generation's run under their own names, another's as SUITE@GEN, with
 # their builds made as TARGET@GEN (make KGEN=GEN TARGET).  lint, targets,
-# parsers, verdicts and runner test no kernel generation.
+# parsers, verdicts, drift and runner test no kernel generation.
 DEFAULT_GEN := $(shell cat kernel/generations/default)
 OTHER_GENS := $(filter-out $(DEFAULT_GEN),\
 	$(patsubst kernel/generations/%.conf,%,$(wildcard kernel/generations/*.conf)))
@@ -249,6 +249,7 @@ needs_lint :=
 needs_targets :=
 needs_parsers :=
 needs_verdicts :=
+needs_drift :=
 needs_runner := payload
 needs_patches := tree
 needs_send := tree
@@ -276,7 +277,7 @@ $(foreach s,$(PROOF_SUITES),$(eval needs_$(s) := $(subst proof,kernel,$(s)) \
 # under.
 suites_at = $(if $(filter $(DEFAULT_GEN),$(1)),$(call gen_suites,$(1)),\
 	$(addsuffix @$(1),$(call gen_suites,$(1))))
-ALL_SUITES := lint targets parsers verdicts $(call suites_at,$(DEFAULT_GEN)) runner \
+ALL_SUITES := lint targets parsers verdicts drift $(call suites_at,$(DEFAULT_GEN)) runner \
 	$(foreach g,$(OTHER_GENS),$(call suites_at,$(g)))
 # The builds of SUITES (names with or without @GEN).
 builds_of = $(sort $(foreach s,$(1),$(if $(findstring @,$(s)),\

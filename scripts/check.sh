@@ -7,6 +7,8 @@
 #
 #   check.sh SUITE...      host suites: lint, targets, parsers, verdicts
 #                          (check.sh's own replay key and expected skips),
+#                          drift (a backport generation's series against
+#                          its primary's),
 #                          patches, send,
 #                          series,
 #                          dwarf, dwarf-stock, dwarf-asan (perf with the
@@ -98,6 +100,7 @@ suite_cmd() {
 	runner) sh "$TOP/qemu-image/selftest.sh" ;;
 	parsers) sh "$TOP/qemu-image/parsers.sh" ;;
 	verdicts) sh "$TOP/scripts/verdicts.sh" ;;
+	drift) sh "$TOP/scripts/series-drift.sh" ;;
 	proof-*)
 		# The proof suite on another architecture (make builds its
 		# kernel, its /init and the stock perf first).

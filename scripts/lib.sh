@@ -49,7 +49,7 @@ load_generation() {
 	[ -f "$GEN_CONF" ] || die "no kernel generation '$1': no ${GEN_CONF#"$TOP"/} (known: $(list_descriptors "$GEN_DIR"))"
 	KGEN_NAME='' SRC_PKG='' SRC_TARBALL='' KSERIES='' PSERIES='' TAGS_SERIES=''
 	KCONFIGS='' KCONFIGS_GCC='' KCONFIGS_DEBUG='' TRACEFS_README='' SUITES='' KNOWN_FAILURES='' GUEST_BTF='' KERNEL_DWARF_CASES=''
-	DEBIAN_TAGS_CASES='' PROOF_CASES=''
+	DEBIAN_TAGS_CASES='' PROOF_CASES='' BACKPORT_OF='' BACKPORT_DIFFS=''
 	# shellcheck source=../kernel/generations/6.1.conf
 	. "$GEN_CONF"
 	need_vars "$GEN_CONF" KGEN_NAME SRC_PKG SRC_TARBALL KSERIES PSERIES TAGS_SERIES \
