@@ -273,6 +273,13 @@ needs_fuzz := kernel-debug payload-debug
 $(foreach s,$(PROOF_SUITES),$(eval needs_$(s) := $(subst proof,kernel,$(s)) \
 	$(subst proof,kernel-stock,$(s)) $(subst proof,proof-init,$(s)) perf perf-stock))
 
+# gen_needs SUITE GEN: what SUITE needs built on generation GEN: its
+# needs_SUITE, and what GEN's own data adds to them: kernel-dwarf's cases
+# of the GCC kernel ("gcc:" ids in GEN's KERNEL_DWARF_CASES) need it.
+gen_var = $(shell . ./kernel/generations/$(1).conf && echo "$$$(2)")
+gen_needs = $(needs_$(1)) $(if $(filter kernel-dwarf,$(1)),$(if $(shell \
+	grep -qs '^gcc:' '$(call gen_var,$(2),KERNEL_DWARF_CASES)' && echo y),kernel-gcc))
+
 # suites_at GEN: that generation's suites, by the names check.sh runs them
 # under.
 suites_at = $(if $(filter $(DEFAULT_GEN),$(1)),$(call gen_suites,$(1)),\
@@ -281,8 +288,9 @@ ALL_SUITES := lint targets parsers verdicts drift $(call suites_at,$(DEFAULT_GEN
 	$(foreach g,$(OTHER_GENS),$(call suites_at,$(g)))
 # The builds of SUITES (names with or without @GEN).
 builds_of = $(sort $(foreach s,$(1),$(if $(findstring @,$(s)),\
-	$(addsuffix @$(lastword $(subst @, ,$(s))),$(needs_$(firstword $(subst @, ,$(s))))),\
-	$(needs_$(s)))))
+	$(addsuffix @$(lastword $(subst @, ,$(s))),\
+		$(call gen_needs,$(firstword $(subst @, ,$(s))),$(lastword $(subst @, ,$(s))))),\
+	$(call gen_needs,$(s),$(DEFAULT_GEN)))))
 VM_CLASS := vm vm-gcc vm-debian fuzz runner $(PROOF_SUITES)
 class_of = $(foreach s,$(ALL_SUITES),$(if $(filter $(1),$(firstword $(subst @, ,$(s)))),$(s)))
 VM_SUITES := $(call class_of,$(VM_CLASS))
@@ -329,9 +337,7 @@ check: begin-check deps
 	@$(MAKE) --no-print-directory -j$(BUILD_JOBS) $(CHECK_BUILDS)
 	@sh scripts/check.sh $(ALL_SUITES)
 
-# kernel-dwarf's "gcc:" cases (the default generation's) test the GCC
-# kernel, which make check builds for the GCC suites.
-check-host: $(call builds_of,$(HOST_SUITES)) kernel-gcc
+check-host: $(call builds_of,$(HOST_SUITES))
 	@sh scripts/check.sh $(HOST_SUITES)
 
 check-vm: $(call builds_of,$(VM_SUITES))
