@@ -445,7 +445,7 @@ bench-ccache: kernel
 	@sh bench/ccache-modes.sh
 
 # What a second clone at another path gets from the first one's ccache.
-bench-ccache-clones: kernel
+bench-ccache-clones: $(if $(filter-out clang,$(or $(KCC),clang)),kernel-$(KCC),kernel)
 	@sh bench/ccache-clones.sh
 
 clean:

@@ -4,10 +4,11 @@
 # What does a second clone at another path get from the ccache that a
 # first clone filled?  CI clones main to a path of its own, a newcomer
 # to theirs; the cache ($CACHE/ccache) is shared by content.  This clone
-# must have built the guest kernel of $KGEN ('make kernel'): its objects
-# are in the cache.  A fresh clone of this repository's HEAD at a deeper,
-# different path, $BUILD/bench-ccache-clones/..., then builds the same
-# kernel through the same cache ('make tree kernel' there).  Prints the
+# must have built the guest kernel of $KGEN and $KCC ('make kernel', or
+# KCC=debug: 'make kernel-debug'...): its objects are in the cache.  A
+# fresh clone of this repository's HEAD at a deeper, different path,
+# $BUILD/bench-ccache-clones/..., then builds the same kernel through the
+# same cache ('make tree kernel' there).  Prints the
 # second build's wall clock and ccache's counts for it (stats_log), and
 # checks that neither vmlinux names its clone's path (scripts/lib.sh:
 # kmake_in maps it to $DEBUG_PREFIX).  RECORD=1: adds the figures to
@@ -16,7 +17,11 @@ set -eu
 here=$(CDPATH='' cd -- "$(dirname -- "$0")" && pwd)
 # shellcheck source=../scripts/lib.sh
 . "$here/../scripts/lib.sh"
-[ -f "$KOBJ/vmlinux" ] || die "no kernel in $KOBJ: run 'make kernel'"
+case $KCC in
+clang) target=kernel ;;
+*) target=kernel-$KCC ;;
+esac
+[ -f "$KOBJ/vmlinux" ] || die "no kernel in $KOBJ: run 'make $target'"
 git -C "$TOP" diff --quiet HEAD -- scripts kernel qemu-image Makefile ||
 	die "the clone under test is HEAD: commit the changes to scripts/, kernel/, qemu-image/ or Makefile first"
 
@@ -26,15 +31,15 @@ second=$tmp/a/second/clone/at/another/depth/uaccess-probe
 mkdir -p "$(dirname "$second")"
 git clone -q "$TOP" "$second"
 stats=$tmp/ccache-stats.log
-info BENCH "a second clone: ${second#"$TOP"/}, make tree kernel (KGEN=$KGEN)" >&2
+info BENCH "a second clone: ${second#"$TOP"/}, make tree $target (KGEN=$KGEN)" >&2
 start=$(date +%s)
 # The tree's extraction is not a compiler's work: timed on its own.
-KGEN=$KGEN make -C "$second" --no-print-directory tree >"$tmp/tree.log" 2>&1 ||
+env -u KCC -u BUILD KGEN="$KGEN" make -C "$second" --no-print-directory tree >"$tmp/tree.log" 2>&1 ||
 	{ tail -n 20 "$tmp/tree.log" >&2; die "make tree failed in the second clone (log: $tmp/tree.log)"; }
 mid=$(date +%s)
-CCACHE_STATSLOG=$stats KGEN=$KGEN make -C "$second" --no-print-directory kernel \
+env -u KCC -u BUILD CCACHE_STATSLOG="$stats" KGEN="$KGEN" make -C "$second" --no-print-directory "$target" \
 	>"$tmp/kernel.log" 2>&1 ||
-	{ tail -n 20 "$tmp/kernel.log" >&2; die "make kernel failed in the second clone (log: $tmp/kernel.log)"; }
+	{ tail -n 20 "$tmp/kernel.log" >&2; die "make $target failed in the second clone (log: $tmp/kernel.log)"; }
 end=$(date +%s)
 [ -s "$stats" ] || die "ccache wrote no statistics to $stats: did the build go through ccache?"
 
@@ -50,7 +55,7 @@ second_vmlinux=$second/build/${KOBJ#"$BUILD"/}/vmlinux
 	printf 'machine: %s; kernel %s (%s, %s): the second clone at %s\n' \
 		"$(machine_kind)" "$KGEN_NAME" "$ARCH" "$KCC_CLANG" "$(dirname "$second")"
 	printf '  make tree               %6d s\n' $((mid - start))
-	printf '  make kernel             %6d s (wall clock)\n' $((end - mid))
+	printf '  make %-18s %6d s (wall clock)\n' "$target" $((end - mid))
 	CCACHE_STATSLOG=$stats ccache --show-log-stats | sed 's/^/  ccache: /'
 	printf '  lines of vmlinux naming the first clone %s: %s\n' "$(build_real)" \
 		"$(leaks "$first_vmlinux" "$(build_real)")"
