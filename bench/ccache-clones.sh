@@ -10,8 +10,11 @@
 # $BUILD/bench-ccache-clones/..., then builds the same kernel through the
 # same cache ('make tree kernel' there).  Prints the
 # second build's wall clock and ccache's counts for it (stats_log), and
-# checks that neither vmlinux names its clone's path (scripts/lib.sh:
-# kmake_in maps it to $DEBUG_PREFIX).  RECORD=1: adds the figures to
+# how many strings of each vmlinux name either clone's path, in the debug
+# information (none: scripts/lib.sh's kmake_in maps it to $DEBUG_PREFIX)
+# and in all (what a compiler writes into the code itself, such as
+# KASAN's descriptors of globals, names the path of the clone that
+# compiled the object first).  RECORD=1: adds the figures to
 # bench/measured.md.
 set -eu
 here=$(CDPATH='' cd -- "$(dirname -- "$0")" && pwd)
@@ -43,9 +46,15 @@ env -u KCC -u BUILD CCACHE_STATSLOG="$stats" KGEN="$KGEN" make -C "$second" --no
 end=$(date +%s)
 [ -s "$stats" ] || die "ccache wrote no statistics to $stats: did the build go through ccache?"
 
-# leaks VMLINUX ROOT: does VMLINUX name ROOT (a clone's build folder)?
+# leaks VMLINUX ROOT: how many strings of VMLINUX name ROOT (a clone's
+# build folder): in its debug information, and in all of it.
 leaks() {
-	if grep -c -F -a "$2" "$1"; then :; else echo 0; fi
+	_dbg=0
+	for _s in .debug_str .debug_line_str; do
+		objcopy -O binary --only-section="$_s" "$1" "$tmp/section" 2>/dev/null || continue
+		_dbg=$((_dbg + $(strings -a "$tmp/section" | grep -c -F "$2")))
+	done
+	printf '%s in the debug information, %s in all\n' "$_dbg" "$(strings -a "$1" | grep -c -F "$2")"
 }
 first_vmlinux=$KOBJ/vmlinux
 second_vmlinux=$second/build/${KOBJ#"$BUILD"/}/vmlinux
@@ -57,10 +66,13 @@ second_vmlinux=$second/build/${KOBJ#"$BUILD"/}/vmlinux
 	printf '  make tree               %6d s\n' $((mid - start))
 	printf '  make %-18s %6d s (wall clock)\n' "$target" $((end - mid))
 	CCACHE_STATSLOG=$stats ccache --show-log-stats | sed 's/^/  ccache: /'
-	printf '  lines of vmlinux naming the first clone %s: %s\n' "$(build_real)" \
-		"$(leaks "$first_vmlinux" "$(build_real)")"
-	printf '  lines of vmlinux naming the second clone: %s\n' \
-		"$(leaks "$second_vmlinux" "$(cd "$second/build" && pwd -P)")"
+	one=$(build_real)
+	two=$(cd "$second/build" && pwd -P)
+	printf '  strings naming the first clone (%s):\n' "$one"
+	printf '    in its vmlinux: %s\n' "$(leaks "$first_vmlinux" "$one")"
+	printf '    in the second clone'"'"'s: %s\n' "$(leaks "$second_vmlinux" "$one")"
+	printf '  strings naming the second clone:\n'
+	printf '    in its vmlinux: %s\n' "$(leaks "$second_vmlinux" "$two")"
 } >"$tmp/figures" || die "ccache --show-log-stats cannot read $stats"
 record "make bench-ccache-clones: a second clone's kernel from the first's cache" <"$tmp/figures"
 rm -rf "$tmp"

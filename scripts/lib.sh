@@ -269,7 +269,11 @@ kmake_in() {
 	# ccache, which then hashes the mapped working directory, takes the
 	# paths under $BUILD as relative ones.  The prefix maps name the
 	# clone's own $BUILD and change nothing else: they are not hashed.
-	# A second clone at another path reuses the first one's objects.
+	# A second clone at another path reuses the first one's objects
+	# (make bench-ccache-clones).  What the compiler writes into the
+	# code itself keeps the path it was given: the debug kernel's KASAN
+	# descriptors of globals (.rodata) name the clone that compiled the
+	# object first.
 	_kbuild=$(build_real)
 	# shellcheck disable=SC2086 # $_kflags is a list of assignments
 	CCACHE_EXTRAFILES=$_kextra CCACHE_BASEDIR=$_kbuild \
