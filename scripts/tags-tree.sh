@@ -26,7 +26,7 @@ base_worktree "$TAGS_TREE"
 git -C "$TAGS_TREE" am --abort >/dev/null 2>&1 || true
 git -C "$TAGS_TREE" checkout -q -f --detach base
 for p in $patches; do
-	git -C "$TAGS_TREE" am -q "$p" >"$TAGS_TREE.git-am.log" 2>&1 || {
+	git -C "$TAGS_TREE" am -q --committer-date-is-author-date "$p" >"$TAGS_TREE.git-am.log" 2>&1 || {
 		cat "$TAGS_TREE.git-am.log" >&2
 		git -C "$TAGS_TREE" am --abort >/dev/null 2>&1 || true
 		die "patch does not apply to base: ${p#"$TOP"/}"

@@ -88,7 +88,7 @@ series_dirs | while read -r s; do
 	series_patches "$s" | while read -r p; do
 		# -3: each series applies to base on its own; on top of the
 		# series before it, context may have moved.
-		if ! git -C "$TREE" am -q -3 "$p" >"$BUILD/git-am$GEN_TAG.log" 2>&1; then
+		if ! git -C "$TREE" am -q -3 --committer-date-is-author-date "$p" >"$BUILD/git-am$GEN_TAG.log" 2>&1; then
 			cat "$BUILD/git-am$GEN_TAG.log" >&2
 			git -C "$TREE" am --abort >/dev/null 2>&1 || true
 			die "patch does not apply: ${p#"$TOP"/}"
