@@ -116,10 +116,11 @@ when=$(git -C "$TOP" log -1 --format=%cD -- "$PSERIES")
 subjects=$(series_patches "$PSERIES" | wc -l)
 {
 	printf 'linux-perf (%s) bookworm; urgency=medium\n\n' "$version"
-	printf '  * perf from %s %s with the uaccess-probe perf series v%s\n' "$SRC_PKG" "$base" "$sv"
-	printf '    (%s patches): perf probe reads __user from the kernel'"'"'s DWARF\n' "$subjects"
-	printf '    and chooses user or kernel memory for each dereference;\n'
-	printf '    --user-tags takes __user from a tagged build of the kernel.\n'
+	printf '  * perf of %s %s,\n' "$SRC_PKG" "$base"
+	printf '    with the uaccess-probe perf series v%s (%s patches): perf probe\n' "$sv" "$subjects"
+	printf '    reads __user from the kernel'"'"'s DWARF and chooses user or kernel\n'
+	printf '    memory for each dereference; --user-tags takes __user from a\n'
+	printf '    tagged build of the kernel.\n'
 	printf '  * Built with libdebuginfod; without Python and Perl scripting,\n'
 	printf '    the TUI, libunwind, libbpf and disassembly.\n\n'
 	printf ' -- uaccess-probe maintainers <maintainers@users.noreply.a-seed-5af95b92.example>  %s\n' "$when"
@@ -150,11 +151,12 @@ Priority: optional
 Homepage: https://www.kernel.org/
 Description: Performance analysis tools for Linux, with __user from DWARF
  This package contains the 'perf' performance analysis tools for Linux,
- built from $SRC_PKG $base with the uaccess-probe perf series
- (v$sv) applied: perf probe reads the __user annotations of the kernel's
- DWARF and chooses user or kernel memory for each dereference of a probe
- argument, where stock perf reads user memory as kernel memory unless
- told.  --user-tags takes them from a tagged build of the kernel.
+ built from $SRC_PKG $base
+ with the uaccess-probe perf series (v$sv) applied: perf probe reads the
+ __user annotations of the kernel's DWARF and chooses user or kernel
+ memory for each dereference of a probe argument, where stock perf reads
+ user memory as kernel memory unless told.  --user-tags takes them from
+ a tagged build of the kernel.
  .
  It replaces Debian's linux-perf of the same upstream version.  Built
  with libdebuginfod, without Python and Perl scripting, the TUI,
