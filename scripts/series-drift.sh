@@ -60,6 +60,22 @@ changes() {
 compare() {
 	awk -F '\t' -v list="$1" '
 		function trim(s) { gsub(/^[ \t]+|[ \t]+$/, "", s); return s }
+		# excess(S, LINES, MINE, THEIRS, LABEL): how many more times
+		# subject S adds each of its LINES on one side (MINE) than on
+		# the other (THEIRS); each such line goes to diag under LABEL.
+		function excess(s, lines, mine, theirs, label,    n, xs, j, x, seen) {
+			n = 0
+			split(substr(lines, 2), xs, SUBSEP)
+			for (j in xs) {
+				x = xs[j]
+				if ((x in seen) || mine[s, x] <= theirs[s, x])
+					continue
+				seen[x] = 1
+				n += mine[s, x] - theirs[s, x]
+				diag = diag label x "\034"
+			}
+			return n
+		}
 		BEGIN {
 			while ((getline line < list) > 0) {
 				n++
@@ -96,29 +112,8 @@ compare() {
 				} else if (!(s in inb)) {
 					got = "missing"
 				} else {
-					a = 0; b = 0; diag = ""
-					split(substr(linesb[s], 2), xs, SUBSEP)
-					for (j in xs) {
-						x = xs[j]
-						if (!((s, x) in done1)) {
-							done1[s, x] = 1
-							if (cb[s, x] > cp[s, x]) {
-								a += cb[s, x] - cp[s, x]
-								diag = diag "backport only: " x "\034"
-							}
-						}
-					}
-					split(substr(linesp[s], 2), xs, SUBSEP)
-					for (j in xs) {
-						x = xs[j]
-						if (!((s, x) in done2)) {
-							done2[s, x] = 1
-							if (cp[s, x] > cb[s, x]) {
-								b += cp[s, x] - cb[s, x]
-								diag = diag "primary only: " x "\034"
-							}
-						}
-					}
+					a = excess(s, linesb[s], cb, cp, "backport only: ")
+					b = excess(s, linesp[s], cp, cb, "primary only: ")
 					got = "+" a " -" b
 					if (a == 0 && b == 0)
 						got = "same"

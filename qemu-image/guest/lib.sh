@@ -82,6 +82,17 @@ record() {
 	diag </tmp/script.out
 }
 
+# user_tags_on, user_tags_off: the tagged build of Debian's kernel
+# (/payload/user-tags, KCC=debian) where perf probe looks for it, by the
+# kernel's build-id, or not.
+user_tags_on() {
+	mkdir -p "$HOME/.debug/.user-tags"
+	ln -sfn /payload/user-tags "$HOME/.debug/.user-tags/$(cat /payload/user-tags/build-id)"
+}
+user_tags_off() {
+	rm -f "$HOME/.debug/.user-tags/$(cat /payload/user-tags/build-id)"
+}
+
 # check DESC PATTERN: what perf script showed has a line matching PATTERN.
 check() {
 	expect_grep "$1" "$2" /tmp/script.out

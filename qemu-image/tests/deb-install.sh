@@ -63,8 +63,7 @@ expect_grep "the package's perf has debuginfod" 'debuginfod: \[ on' /tmp/options
 
 # 4. A plain variable name, the right memory: the tagged build of
 # Debian's kernel where perf probe looks for it.
-mkdir -p "$HOME/.debug/.user-tags"
-ln -sfn /payload/user-tags "$HOME/.debug/.user-tags/$(cat /payload/user-tags/build-id)"
+user_tags_on
 reset_probes
 marker=/tmp/uaccess-probe-deb-marker
 : >"$marker"
@@ -72,6 +71,6 @@ probe 'do_sys_openat2 filename:string' 'filename_string=\+u0\(%[a-z0-9]+\):strin
 	"the path as a user string"
 record 'probe:do_sys_openat2*' cat "$marker"
 check "perf script shows the path" "filename_string=\"$marker\""
-rm -f "$HOME/.debug/.user-tags/$(cat /payload/user-tags/build-id)"
+user_tags_off
 reset_probes
 exit 0

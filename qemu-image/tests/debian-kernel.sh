@@ -13,8 +13,7 @@
 
 cd /tmp || exit 1
 # The tagged build, where perf probe looks for it: by the kernel's build-id
-mkdir -p "$HOME/.debug/.user-tags"
-ln -sfn /payload/user-tags "$HOME/.debug/.user-tags/$(cat /payload/user-tags/build-id)"
+user_tags_on
 
 # 1. A user string: the path of openat(2)
 reset_probes
@@ -87,7 +86,7 @@ check "perf script shows the tv_nsec of the user buffer" 'tv_nsec=987654321( |$)
 # are to kprobe_events on a machine that has neither, recorded by stock
 # perf.
 reset_probes
-rm -f "$HOME/.debug/.user-tags/$(cat /payload/user-tags/build-id)"
+user_tags_off
 diag </payload/fleet/kprobe_events
 if run_cmd /tmp/add.out sh -c 'cat /payload/fleet/kprobe_events >>/sys/kernel/tracing/kprobe_events'; then
 	pass "the host's definitions are accepted by this kernel as they are"
