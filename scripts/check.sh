@@ -170,35 +170,76 @@ done
 chains="$first$rest"
 for s in $suites; do rm -f "$out/$s.rc" "$out/$s.replayed"; done
 
+# installed_packages PACKAGES: the name and version of each of PACKAGES
+# and of every installed package that they depend on, directly or not.
+installed_packages() {
+	dpkg-query -W -f '${Package} ${Version} ${Depends}, ${Pre-Depends}\n' 2>/dev/null |
+		awk -v want="$1" '
+		{
+			ver[$1] = $2
+			d = $0
+			sub(/^[^ ]+ [^ ]+ /, "", d)
+			dep[$1] = d
+		}
+		END {
+			n = split(want, q, /[ \n]+/)
+			for (i = 1; i <= n; i++) if (q[i] != "") seen[q[i]] = 1
+			while (n > 0) {
+				p = q[n--]
+				if (!(p in dep)) continue
+				m = split(dep[p], alt, /[,|]/)
+				for (j = 1; j <= m; j++) {
+					a = alt[j]
+					gsub(/\([^)]*\)|:[a-z0-9]+/, "", a)
+					gsub(/[ \t]/, "", a)
+					if (a != "" && (a in ver) && !(a in seen)) {
+						seen[a] = 1
+						q[++n] = a
+					}
+				}
+			}
+			for (p in seen) printf "%s %s\n", p, (p in ver) ? ver[p] : "not-installed"
+		}' | sort
+}
 # Verdicts: a suite that passed is not run again while nothing it
-# tests or depends on has changed: this clone (its path, and every file
-# that git sees in it, committed or not), the Debian packages installed
-# (the compilers, QEMU, the libraries), the guest's root file systems
-# (built from Debian's archive), what make check's builds made for the
-# suite (every build it needs, directly or through another: make
-# check-needs lists them, scripts/lib.sh's build_identity says what
-# identifies each: perf by its content, a kernel by its objects...), and
-# the environment variables that the scripts read.  Its TAP is replayed,
-# each result marked "(unchanged since it passed)".  CHECK_FRESH=1 runs
-# every suite.
+# tests or depends on has changed: every file that git sees in this
+# clone, committed or not, but the documentation (*.md, which no suite
+# reads), the Debian packages that make deps installs and everything
+# they depend on (the compilers, QEMU, the libraries), the guest's root
+# file systems (built from Debian's archive), what make check's builds
+# made for the suite (every build it needs, directly or through
+# another: make check-needs lists them, scripts/lib.sh's build_identity
+# says what identifies each: perf by its content, a kernel by its
+# objects...), and the environment variables that the scripts read.
+# Not the clone's path: another clone of the same commit, CI's among
+# them, replays what this one ran (suite verdicts tests both).  Its TAP
+# is replayed, each result marked "(unchanged since it passed)".
+# CHECK_FRESH=1 runs every suite.
 verdicts=$CACHE/verdicts
 world=
 world_key() {
-	printf '%s\n' "$TOP"
-	git -C "$TOP" ls-files -s
-	git -C "$TOP" diff
-	git -C "$TOP" ls-files -z -o --exclude-standard | (cd "$TOP" && xargs -0 -r sha256sum)
-	dpkg-query -W -f '${Package} ${Version}\n' 2>/dev/null
+	# Every file as it is in the work tree, committed, changed or new.
+	(cd "$TOP" && git ls-files -z -co --exclude-standard -- ':!*.md' |
+		xargs -0 -r sha256sum 2>/dev/null)
+	installed_packages "$(sh "$TOP/scripts/deps.sh" --list)"
 	for a in $(list_descriptors "$ARCH_DIR"); do
 		r=$(ARCH=$a sh "$TOP/qemu-image/rootfs.sh" --path 2>/dev/null) &&
-			stat -c '%n %s %Y' "$r"
+			stat -c "${r##*/} %s %Y" "$r"
 	done
 	# The settings a suite can be run with: every ${NAME} that a script
 	# reads, but the test library's own and check.sh's scheduling.
 	for v in $(cd "$TOP" && git ls-files -co --exclude-standard -- '*.sh' qemu-image/guest/run |
 		xargs grep -ohE '[$][{][A-Z][A-Z0-9_]*' | cut -c3- | sort -u); do
 		case $v in TAP_STATE | TAP_OWN_STATE | TAP_PREFIX | CHECK_JOBS | CHECK_FRESH | TMPDIR) continue ;; esac
-		eval "[ -z \"\${$v+set}\" ] || printf '%s=%s\\n' $v \"\$$v\""
+		# What lib.sh makes of $BUILD and $TOP (KOBJ, GEN_CONF...):
+		# by its place in them.
+		eval "_set=\${$v+set} _val=\${$v-}"
+		[ -n "$_set" ] || continue
+		case $_val in
+		"$BUILD" | "$BUILD"/*) _val=@BUILD@${_val#"$BUILD"} ;;
+		"$TOP" | "$TOP"/*) _val=@TOP@${_val#"$TOP"} ;;
+		esac
+		printf '%s=%s\n' "$v" "$_val"
 	done
 }
 # suite_builds SUITE: the builds that make check-needs lists for it.

@@ -31,6 +31,13 @@ done
 # shellcheck disable=SC2086 # a list of package names
 PKGS=$(printf '%s\n' $PKGS | awk '!seen[$0]++')
 
+# deps.sh --list: only name them (scripts/check.sh keys verdicts on them).
+if [ "${1:-}" = --list ]; then
+	# shellcheck disable=SC2086 # a list of package names
+	printf '%s\n' $PKGS
+	exit 0
+fi
+
 missing=
 for p in $PKGS; do
 	dpkg-query -W -f '${db:Status-Status}\n' "$p" 2>/dev/null | grep -qx installed ||

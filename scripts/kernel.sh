@@ -67,16 +67,68 @@ plugin_key() {
 		"$TREE"/scripts/gcc-plugins/gcc12-dwarf2out.h 2>/dev/null | inputs_key
 }
 
-# built_key: what this folder's objects are built from: the tree (base
-# and series), this script, the configuration, the compiler, the plugin.
+# tree_key: what the tree holds, by content: its commit's tree object, and
+# the changes and new files in its work tree.  The same in every clone.
+tree_key() {
+	git -C "$TREE" rev-parse 'HEAD^{tree}'
+	git -C "$TREE" diff HEAD | inputs_key
+	(cd "$TREE" && git ls-files -z -o --exclude-standard | xargs -0 -r sha256sum)
+}
+
+# built_key: what this folder's objects are built from: the tree, this
+# script and the way lib.sh runs make, the descriptors, the
+# configuration, the tools (compiler, pahole, linker), the plugin.
 built_key() {
 	case $KCC in gcc) _cc=$KCC_GCC ;; *) _cc=$KCC_CLANG ;; esac
 	{
-		wanted_stamp
-		cat "$0" "$KOBJ/.config"
+		tree_key
+		cat "$0" "$GEN_CONF" "$ARCH_CONF" "$KOBJ/.config"
+		sed -n '/^kmake_in() {/,/^}/p' "$TOP/scripts/lib.sh"
 		"$_cc" --version
+		pahole --version 2>/dev/null || echo no pahole
+		ld --version | head -n 1
 		[ "$KCC" != gcc ] || plugin_key
 	} | inputs_key
+}
+
+# The kernels built before, in the cache shared by every clone: a
+# folder's objects, images and modules under the key they were built
+# from (built_key), so that another clone of the same sources, or this
+# one after a change is undone, takes them instead of building them
+# again (a kernel takes 10 to 30 minutes on 2 CPUs, a copy seconds).
+# The newest KERNEL_CACHE_KEEP entries of each kernel are kept.
+KCACHE=$CACHE/kernels
+KERNEL_CACHE_KEEP=${KERNEL_CACHE_KEEP:-2}
+
+# kcache_restore KEY: replace $KOBJ with the cached build of KEY.
+kcache_restore() {
+	_e=$KCACHE/$KVARIANT-$1
+	[ -f "$_e/.uaccess-probe-built" ] || return 1
+	rm -rf "$KOBJ.restore"
+	cp -a "$_e" "$KOBJ.restore" || { rm -rf "$KOBJ.restore"; return 1; }
+	rm -rf "$KOBJ"
+	mv "$KOBJ.restore" "$KOBJ"
+	touch "$_e"
+	# Kbuild's Makefile in the folder names the tree that built it.
+	kmake outputmakefile >>"$log" 2>&1 ||
+		die "make outputmakefile failed in the restored $KOBJ (log: ${log#"$TOP"/})"
+}
+
+# kcache_store KEY: keep $KOBJ, just built from KEY; drop older entries.
+kcache_store() {
+	_e=$KCACHE/$KVARIANT-$1
+	[ -d "$_e" ] && return 0
+	mkdir -p "$KCACHE"
+	rm -rf "$_e.tmp"
+	if cp -a "$KOBJ" "$_e.tmp" && mv "$_e.tmp" "$_e"; then
+		info KERNEL "kept in ${_e#"$CACHE"/} (cache $CACHE)"
+	else
+		rm -rf "$_e.tmp"
+		msg "warning: could not keep $KOBJ in $KCACHE" >&2
+	fi
+	# shellcheck disable=SC2010,SC2012 # names made here, without blanks
+	ls -dt "$KCACHE/$KVARIANT"-* 2>/dev/null | grep -v '\.tmp$' |
+		sed "1,${KERNEL_CACHE_KEEP}d" | xargs -r rm -rf
 }
 
 mkdir -p "$KOBJ" "$CACHE/ccache"
@@ -214,6 +266,16 @@ if [ "$KCC" = gcc ]; then
 		find "$KOBJ" -name '*.o' ! -path '*/tools/*' ! -path '*/scripts/*' -delete
 	fi
 fi
+key=$(built_key)
+if stamp_matches "$KOBJ/.uaccess-probe-built" "$key" && [ -f "$KOBJ/$image" ]; then
+	info KERNEL "$KOBJ/$image: up to date"
+	exit 0
+fi
+if kcache_restore "$key"; then
+	ln -sf "$image" "$KOBJ/kernel-image"
+	info KERNEL "$KOBJ/$image: built before from the same sources, taken from $KCACHE"
+	exit 0
+fi
 info KERNEL "building $ARCH with $KCC (log: ${log#"$TOP"/})"
 rm -f "$KOBJ/.uaccess-probe-built"
 run_logged "$log.build" kmake -j"$(ncpus)" all
@@ -232,6 +294,7 @@ find "$KOBJ/arch" -name piggy.o -exec rm -f {} +
 ) || die "building the image again failed (log: ${log#"$TOP"/})"
 cat "$log.image" >>"$log" && rm -f "$log.image"
 [ -f "$KOBJ/$image" ] || die "kernel build produced no $KOBJ/$image"
-stamp_write "$KOBJ/.uaccess-probe-built" "$(built_key)"
+stamp_write "$KOBJ/.uaccess-probe-built" "$key"
 ln -sf "$image" "$KOBJ/kernel-image"
 info KERNEL "$KOBJ/$image, $KOBJ/vmlinux"
+kcache_store "$key"

@@ -388,9 +388,10 @@ wanted_stamp() {
 # build_identity BUILD: lines that change whenever what make's target
 # BUILD (as make check-needs names it, without @GEN: the caller sets
 # KGEN) made changes, for scripts/check.sh to key a suite's kept verdict
-# on.  Binaries by content; a kernel folder by the size and time of its
-# objects, images and modules, which Kbuild leaves alone when nothing
-# changed; a tree by its commit and the changes in its work tree.  A
+# on.  Binaries by content; a kernel folder by the content of its
+# objects, images and modules; a tree by its commit (the same in every
+# clone: scripts/tree.sh) and the changes in its work tree.  Paths by
+# their place under $BUILD or $CACHE, not the clone's (_where).  A
 # payload disk is made afresh by every make check from the builds before
 # it, which its suite's key covers.  A build it does not know is an
 # error: a new target needs a line here (the suite "verdicts" checks).
@@ -415,24 +416,38 @@ build_identity() {
 	debian-kernel) sh "$TOP/scripts/debian-kernel.sh" --path 2>/dev/null || echo none ;;
 	debian-boot) _file_identity "$(kobj debian)/.stamp" ;;
 	debian-tags) _file_identity "$BUILD/debian-tags-$KGEN_NAME/.stamp" ;;
-	proof-init-*) find "$BUILD/proof-init$GEN_TAG-${1#proof-init-}" -type f -exec sha256sum {} + 2>/dev/null | sort ;;
+	proof-init-*) (cd "$BUILD/proof-init$GEN_TAG-${1#proof-init-}" 2>/dev/null &&
+		find . -type f -exec sha256sum {} + | sort) || echo none ;;
 	*) die "build_identity: no identity for the build '$1' (scripts/lib.sh)" ;;
 	esac
 }
 _file_identity() {
-	if [ -f "$1" ]; then sha256sum "$1"; else printf 'none %s\n' "$1"; fi
+	if [ -f "$1" ]; then
+		printf '%s %s\n' "$(sha256sum <"$1" | cut -d' ' -f1)" "$(_where "$1")"
+	else
+		printf 'none %s\n' "$(_where "$1")"
+	fi
+}
+# _where PATH: PATH by its place in the build folder or the cache, the
+# same in every clone (an identity keys verdicts that clones share).
+_where() {
+	case $1 in
+	"$BUILD"/*) printf '@BUILD@/%s\n' "${1#"$BUILD"/}" ;;
+	"$CACHE"/*) printf '@CACHE@/%s\n' "${1#"$CACHE"/}" ;;
+	*) printf '%s\n' "$1" ;;
+	esac
 }
 # _arch_identity ARCH KCC: the kernel folder of another architecture
 _arch_identity() {
 	ARCH=$1 sh -c '. "$0"; _kobj_identity "$(kobj "$1")"' "$TOP/scripts/lib.sh" "$2"
 }
 _kobj_identity() {
-	[ -d "$1" ] || { printf 'none %s\n' "$1"; return 0; }
-	find "$1" -type f \( -name vmlinux -o -name '*.o' -o -name '*.ko' -o -name '*Image' \) \
-		-printf '%P %s %T@\n' | sort
+	[ -d "$1" ] || { printf 'none %s\n' "$(_where "$1")"; return 0; }
+	(cd "$1" && find . -type f \( -name vmlinux -o -name '*.o' -o -name '*.ko' -o -name '*Image' \) \
+		-exec sha256sum {} + | sort)
 }
 _tree_identity() {
-	git -C "$1" rev-parse HEAD 2>/dev/null || { printf 'none %s\n' "$1"; return 0; }
+	git -C "$1" rev-parse HEAD 2>/dev/null || { printf 'none %s\n' "$(_where "$1")"; return 0; }
 	git -C "$1" status --porcelain --untracked-files=no 2>/dev/null
 	git -C "$1" diff HEAD 2>/dev/null | inputs_key
 }

@@ -11,7 +11,7 @@ set -u
 . "$(dirname -- "$0")/lib.sh"
 tap_begin
 t=$BUILD/verdicts-test
-rm -rf "$t"
+[ -n "${VERDICTS_KEEP:-}" ] || rm -rf "$t"
 mkdir -p "$t"
 
 # key SUITE [VAR=VALUE...]: the key of SUITE's kept verdict with the
@@ -54,8 +54,34 @@ differs "a rebuilt perf is not replayed: the dwarf suite's key changes" "$k1" "$
 same "a rebuilt perf does not change the key of a suite that does not test it (lint)" "$l1" "$(key lint)"
 kd2=$(key kernel-dwarf)
 touch -d '2026-01-02 00:00' "$b/$kobj_rel/fs/open.o"
+same "a kernel object of the same content (taken from the cache, say) keeps the key" "$kd2" "$(key kernel-dwarf)"
+printf 'open.o, rebuilt\n' >"$b/$kobj_rel/fs/open.o"
 differs "a rebuilt kernel object changes the key of the suite that tests the kernel" "$kd2" "$(key kernel-dwarf)"
 differs "kernel-dwarf tests perf too: its key changed with perf" "$kd1" "$kd2"
+
+# Another clone of the same commit, with the same changes, at another
+# path with its own build folder (the same stand-ins): CI's clone
+# replays what this one ran.  Documentation changes no key; a script
+# does.
+o=$t/another/clone/at/a/deeper/path
+git clone -q --shared "$TOP" "$o"
+git -C "$TOP" diff --binary HEAD >"$t/changes.diff"
+[ ! -s "$t/changes.diff" ] || git -C "$o" apply "$t/changes.diff"
+(cd "$TOP" && git ls-files -z -o --exclude-standard) >"$t/new-files"
+[ ! -s "$t/new-files" ] || (cd "$TOP" && tar --null -T "$t/new-files" -cf -) | tar -C "$o" -xf -
+mkdir -p "$t/another/build"
+cp -a "$b/." "$t/another/build"
+okey() {
+	BUILD="$t/another/build" sh "$o/scripts/check.sh" --key "$1" 2>&1
+}
+kd3=$(key kernel-dwarf)
+same "another clone at another path has the same key (kernel-dwarf)" "$kd3" "$(okey kernel-dwarf)"
+same "another clone at another path has the same key (lint)" "$l1" "$(okey lint)"
+printf '\nA line more.\n' >>"$o/README.md"
+same "a change to the documentation (README.md) changes no key" "$kd3" "$(okey kernel-dwarf)"
+printf '# A comment more.\n' >>"$o/dwarf-tests/kernel-tags.sh"
+differs "a change to a script changes the key" "$kd3" "$(okey kernel-dwarf)"
+[ -n "${VERDICTS_KEEP:-}" ] || rm -rf "$t/another"
 f1=$(key dwarf-fuzz)
 differs "a setting that a suite reads changes its key (FUZZ_SMOKE_SEED)" "$f1" "$(key dwarf-fuzz FUZZ_SMOKE_SEED=2)"
 differs "a setting that a suite reads changes its key (COMPILERS)" "$k1" "$(key dwarf COMPILERS=clang-16)"
@@ -137,5 +163,5 @@ else
 	tap_not_ok "scripts/known-skips.txt can be read"
 	printf '%s\n' "$out" | tap_diag
 fi
-rm -rf "$t"
+[ -n "${VERDICTS_KEEP:-}" ] || rm -rf "$t"
 tap_done
