@@ -76,17 +76,21 @@ tree_key() {
 }
 
 # built_key: what this folder's objects are built from: the tree, this
-# script and the way lib.sh runs make, the descriptors, the
-# configuration, the tools (compiler, pahole, linker), the plugin.
+# script and the way lib.sh runs make with the architecture's settings,
+# the configuration, the tools (compiler, pahole, linker), the plugin.
+# Not the rest of the descriptors (suites, cases), which build nothing.
 built_key() {
-	case $KCC in gcc) _cc=$KCC_GCC ;; *) _cc=$KCC_CLANG ;; esac
+	case $KCC in gcc) _cc=$KCC_GCC _fl=$KFLAGS_GCC ;; *) _cc=$KCC_CLANG _fl=$KFLAGS_CLANG ;; esac
+	# shellcheck disable=SC2086 # a list of assignments
+	_cross=$(printf '%s\n' $_fl | sed -n 's/^CROSS_COMPILE=//p')
 	{
 		tree_key
-		cat "$0" "$GEN_CONF" "$ARCH_CONF" "$KOBJ/.config"
+		cat "$0" "$KOBJ/.config"
+		printf '%s\n' "$KBUILD_ARCH" "$KIMAGE" "$_cc" "$_fl"
 		sed -n '/^kmake_in() {/,/^}/p' "$TOP/scripts/lib.sh"
 		"$_cc" --version
 		pahole --version 2>/dev/null || echo no pahole
-		ld --version | head -n 1
+		"${_cross}ld" --version 2>/dev/null | head -n 1
 		[ "$KCC" != gcc ] || plugin_key
 	} | inputs_key
 }
