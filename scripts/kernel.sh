@@ -262,14 +262,6 @@ if [ -n "${KTARGETS:-}" ]; then
 	stamp_write "$KOBJ/.uaccess-probe-targets" "$tstamp"
 	exit 0
 fi
-if [ "$KCC" = gcc ]; then
-	# Kbuild does not recompile objects when a plugin changes: do it
-	# here, so that every object of the GCC kernel has the same plugin.
-	if ! stamp_matches "$KOBJ/.user-dwarf-plugin" "$(plugin_key)"; then
-		info KERNEL "user_dwarf plugin changed: recompiling every object"
-		find "$KOBJ" -name '*.o' ! -path '*/tools/*' ! -path '*/scripts/*' -delete
-	fi
-fi
 key=$(built_key)
 if stamp_matches "$KOBJ/.uaccess-probe-built" "$key" && [ -f "$KOBJ/$image" ]; then
 	info KERNEL "$KOBJ/$image: up to date"
@@ -279,6 +271,14 @@ if kcache_restore "$key"; then
 	ln -sf "$image" "$KOBJ/kernel-image"
 	info KERNEL "$KOBJ/$image: built before from the same sources, taken from $KCACHE"
 	exit 0
+fi
+if [ "$KCC" = gcc ]; then
+	# Kbuild does not recompile objects when a plugin changes: do it
+	# here, so that every object of the GCC kernel has the same plugin.
+	if ! stamp_matches "$KOBJ/.user-dwarf-plugin" "$(plugin_key)"; then
+		info KERNEL "user_dwarf plugin changed: recompiling every object"
+		find "$KOBJ" -name '*.o' ! -path '*/tools/*' ! -path '*/scripts/*' -delete
+	fi
 fi
 info KERNEL "building $ARCH with $KCC (log: ${log#"$TOP"/})"
 rm -f "$KOBJ/.uaccess-probe-built"
