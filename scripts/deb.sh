@@ -165,6 +165,12 @@ EOF
 (cd "$stage" && find usr -type f -print0 | sort -z | xargs -0 md5sum) >"$stage/DEBIAN/md5sums"
 chmod 0644 "$stage/DEBIAN/control" "$stage/DEBIAN/md5sums"
 
+# The same bytes from the same commit in every clone (dpkg-deb takes
+# the archive members' times from SOURCE_DATE_EPOCH): its content is
+# what keys the verdicts of the suites that install it.
+SOURCE_DATE_EPOCH=$(date -d "$when" +%s)
+export SOURCE_DATE_EPOCH
+find "$stage" -exec touch -h -d "@$SOURCE_DATE_EPOCH" {} +
 dpkg-deb --root-owner-group -Zxz --build "$stage" "$deb.tmp" >>"$log" 2>&1 ||
 	die "dpkg-deb failed (log: $log)"
 mv "$deb.tmp" "$deb"
