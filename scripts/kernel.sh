@@ -67,14 +67,6 @@ plugin_key() {
 		"$TREE"/scripts/gcc-plugins/gcc12-dwarf2out.h 2>/dev/null | inputs_key
 }
 
-# tree_key: what the tree holds, by content: its commit's tree object, and
-# the changes and new files in its work tree.  The same in every clone.
-tree_key() {
-	git -C "$TREE" rev-parse 'HEAD^{tree}'
-	git -C "$TREE" diff HEAD | inputs_key
-	(cd "$TREE" && git ls-files -z -o --exclude-standard | xargs -0 -r sha256sum)
-}
-
 # built_key: what this folder's objects are built from: the tree, this
 # script and the way lib.sh runs make with the architecture's settings,
 # the configuration, the tools (compiler, pahole, linker), the plugin.
@@ -84,7 +76,7 @@ built_key() {
 	# shellcheck disable=SC2086 # a list of assignments
 	_cross=$(printf '%s\n' $_fl | sed -n 's/^CROSS_COMPILE=//p')
 	{
-		tree_key
+		tree_key "$TREE"
 		cat "$0" "$KOBJ/.config"
 		printf '%s\n' "$KBUILD_ARCH" "$KIMAGE" "$_cc" "$_fl"
 		sed -n '/^kmake_in() {/,/^}/p' "$TOP/scripts/lib.sh"

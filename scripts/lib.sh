@@ -385,13 +385,39 @@ wanted_stamp() {
 	} | inputs_key
 }
 
+# tree_key DIR: what a git work tree holds, by content: its commit's
+# tree object, and the changes and new files in its work tree.  The same
+# in every clone (the kernel's and perf's build keys).
+tree_key() {
+	git -C "$1" rev-parse 'HEAD^{tree}'
+	git -C "$1" diff HEAD | inputs_key
+	(cd "$1" && git ls-files -z -o --exclude-standard | xargs -0 -r sha256sum)
+}
+
+# without_paths: stdin with $BUILD and $TOP written as @BUILD@ and @TOP@.
+without_paths() {
+	awk -v b="$BUILD" -v t="$TOP" '
+	function sub_all(s, from, to,   i, r) {
+		r = ""
+		while ((i = index(s, from)) > 0) {
+			r = r substr(s, 1, i - 1) to
+			s = substr(s, i + length(from))
+		}
+		return r s
+	}
+	{ print sub_all(sub_all($0, b, "@BUILD@"), t, "@TOP@") }'
+}
+
 # build_identity BUILD: lines that change whenever what make's target
 # BUILD (as make check-needs names it, without @GEN: the caller sets
 # KGEN) made changes, for scripts/check.sh to key a suite's kept verdict
-# on.  Binaries by content; a kernel folder by the content of its
-# objects, images and modules; a tree by its commit (the same in every
-# clone: scripts/tree.sh) and the changes in its work tree.  Paths by
-# their place under $BUILD or $CACHE, not the clone's (_where).  A
+# on.  A kernel folder by the content of its objects, images and
+# modules; perf, its sanitized build, the harness linked with it and the
+# package by what perf was built from (scripts/perf.sh's build key: perf
+# 6.1 compiles the clone's path into its code, so its bytes differ from
+# clone to clone); other files by content; a tree by its commit (the
+# same in every clone: scripts/tree.sh) and the changes in its work
+# tree.  Paths by their place under $BUILD or $CACHE (_where).  A
 # payload disk is made afresh by every make check from the builds before
 # it, which its suite's key covers.  A build it does not know is an
 # error: a new target needs a line here (the suite "verdicts" checks).
@@ -407,11 +433,20 @@ build_identity() {
 	kernel-stock-debug) _kobj_identity "$(kobj stock-debug)" ;;
 	kernel-stock-*) _arch_identity "${1#kernel-stock-}" stock ;;
 	kernel-*) _arch_identity "${1#kernel-}" clang ;;
-	perf) _file_identity "$PERF" ;;
-	perf-stock) _file_identity "$STOCK_PERF" ;;
-	deb) _file_identity "$(sh "$TOP/scripts/deb.sh" --path 2>/dev/null)" ;;
-	perf-asan) _file_identity "$(sh "$TOP/scripts/perf-asan.sh" --path)" ;;
-	perf-specfuzz) _file_identity "$(sh "$TOP/scripts/perf-specfuzz.sh" --path)" ;;
+	perf) _perf_identity "$PERF" ;;
+	perf-stock) _perf_identity "$STOCK_PERF" ;;
+	deb)
+		_d=$(sh "$TOP/scripts/deb.sh" --path 2>/dev/null) || _d=$BUILD/deb$GEN_TAG/none
+		_perf_identity "$PERF"
+		if [ -f "$_d" ]; then printf 'package %s\n' "${_d##*/}"; else echo 'package none'; fi
+		sha256sum <"$TOP/scripts/deb.sh"
+		;;
+	perf-asan) _perf_identity "$(sh "$TOP/scripts/perf-asan.sh" --path)" ;;
+	perf-specfuzz)
+		_h=$(sh "$TOP/scripts/perf-specfuzz.sh" --path)
+		_perf_identity "$(sh "$TOP/scripts/perf-asan.sh" --path)"
+		if [ -x "$_h" ]; then echo 'harness linked'; else echo 'harness none'; fi
+		;;
 	dwarf-marks) _file_identity "$BUILD/gcc-plugin/dwarf-marks" ;;
 	debian-kernel) sh "$TOP/scripts/debian-kernel.sh" --path 2>/dev/null || echo none ;;
 	debian-boot) _file_identity "$(kobj debian)/.stamp" ;;
@@ -424,6 +459,14 @@ build_identity() {
 _file_identity() {
 	if [ -f "$1" ]; then
 		printf '%s %s\n' "$(sha256sum <"$1" | cut -d' ' -f1)" "$(_where "$1")"
+	else
+		printf 'none %s\n' "$(_where "$1")"
+	fi
+}
+# _perf_identity PERF: the key perf.sh built PERF from, next to it.
+_perf_identity() {
+	if [ -x "$1" ] && [ -f "${1%/*}/.uaccess-probe-built" ]; then
+		printf '%s %s\n' "$(cat "${1%/*}/.uaccess-probe-built")" "$(_where "$1")"
 	else
 		printf 'none %s\n' "$(_where "$1")"
 	fi

@@ -69,6 +69,17 @@ if [ "$goals" -gt 0 ]; then
 	run_logged "${PERF_LOG:-$out/make.log}" make "$@"
 	exit
 fi
+# What this perf is built from, recorded next to it once the build is
+# whole: the tree's content, this script and its make arguments (without
+# the clone's paths), the compiler.  It identifies the build to the
+# suites' kept verdicts (build_identity in lib.sh), in every clone.
+key=$({
+	tree_key "$src"
+	cat "$0"
+	printf '%s\n' "$@" | without_paths
+	gcc --version
+} | inputs_key)
+rm -f "$out/.uaccess-probe-built"
 info PERF "building $out/perf (log: ${out#"$TOP"/}/build.log)"
 run_logged "$out/build.log" make "$@"
 # The build is incremental, but it is the only thing that knows whether it
@@ -79,3 +90,4 @@ run_logged "$out/build.log" make "$@"
 # that did not find it, not one to test or package.
 "$out/perf" version --build-options | grep -Eq 'debuginfod: \[ on' ||
 	die "$out/perf was built without libdebuginfod: apt-get install libdebuginfod-dev, or run 'make deps' (log: ${out#"$TOP"/}/build.log)"
+stamp_write "$out/.uaccess-probe-built" "$key"

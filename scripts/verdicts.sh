@@ -38,7 +38,10 @@ b=$t/build
 kobj_rel=${KOBJ#"$BUILD"/}
 perf_rel=${PERF#"$BUILD"/}
 mkdir -p "$b/${perf_rel%/*}" "$b/$kobj_rel/fs"
+# perf is identified by the key it was built from (scripts/perf.sh).
 printf 'perf, first build\n' >"$b/$perf_rel"
+chmod +x "$b/$perf_rel"
+printf 'built from key 1\n' >"$b/${perf_rel%/*}/.uaccess-probe-built"
 printf 'open.o\n' >"$b/$kobj_rel/fs/open.o"
 touch -d '2026-01-01 00:00' "$b/$kobj_rel/fs/open.o"
 
@@ -50,6 +53,8 @@ case $k1 in *[!0-9a-f]* | '') tap_not_ok "the key is a hash" && printf '%s\n' "$
 l1=$(key lint)
 kd1=$(key kernel-dwarf)
 printf 'perf, rebuilt\n' >"$b/$perf_rel"
+same "perf of other bytes from the same sources (another clone's path in them) keeps the key" "$k1" "$(key dwarf)"
+printf 'built from key 2\n' >"$b/${perf_rel%/*}/.uaccess-probe-built"
 differs "a rebuilt perf is not replayed: the dwarf suite's key changes" "$k1" "$(key dwarf)"
 same "a rebuilt perf does not change the key of a suite that does not test it (lint)" "$l1" "$(key lint)"
 kd2=$(key kernel-dwarf)
