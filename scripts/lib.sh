@@ -411,11 +411,12 @@ without_paths() {
 # build_identity BUILD: lines that change whenever what make's target
 # BUILD (as make check-needs names it, without @GEN: the caller sets
 # KGEN) made changes, for scripts/check.sh to key a suite's kept verdict
-# on.  A kernel folder by the content of its objects, images and
-# modules; perf, its sanitized build, the harness linked with it and the
-# package by what perf was built from (scripts/perf.sh's build key: perf
-# 6.1 compiles the clone's path into its code, so its bytes differ from
-# clone to clone); other files by content; a tree by its commit (the
+# on.  A kernel folder by what kernel.sh built it from (its build keys:
+# Kbuild compiles the clone's paths into host objects, so the bytes may
+# differ from clone to clone); perf, its sanitized build, the harness
+# linked with it and the package by what perf was built from
+# (scripts/perf.sh's build key: perf 6.1 compiles the clone's path into
+# its code); other files by content; a tree by its commit (the
 # same in every clone: scripts/tree.sh) and the changes in its work
 # tree.  Paths by their place under $BUILD or $CACHE (_where).  A
 # payload disk is made afresh by every make check from the builds before
@@ -484,10 +485,13 @@ _where() {
 _arch_identity() {
 	ARCH=$1 sh -c '. "$0"; _kobj_identity "$(kobj "$1")"' "$TOP/scripts/lib.sh" "$2"
 }
+# _kobj_identity KOBJ: the keys kernel.sh built the folder from (its
+# kernel, and the objects built alone: KTARGETS), and its images.
 _kobj_identity() {
-	[ -d "$1" ] || { printf 'none %s\n' "$(_where "$1")"; return 0; }
-	(cd "$1" && find . -type f \( -name vmlinux -o -name '*.o' -o -name '*.ko' -o -name '*Image' \) \
-		-exec sha256sum {} + | sort)
+	[ -f "$1/.uaccess-probe-built" ] || { printf 'none %s\n' "$(_where "$1")"; return 0; }
+	printf 'built %s\n' "$(cat "$1/.uaccess-probe-built")"
+	[ ! -f "$1/.uaccess-probe-targets" ] || printf 'targets %s\n' "$(cat "$1/.uaccess-probe-targets")"
+	(cd "$1" && ls -d vmlinux kernel-image 2>/dev/null) || true
 }
 _tree_identity() {
 	git -C "$1" rev-parse HEAD 2>/dev/null || { printf 'none %s\n' "$(_where "$1")"; return 0; }

@@ -43,7 +43,7 @@ printf 'perf, first build\n' >"$b/$perf_rel"
 chmod +x "$b/$perf_rel"
 printf 'built from key 1\n' >"$b/${perf_rel%/*}/.uaccess-probe-built"
 printf 'open.o\n' >"$b/$kobj_rel/fs/open.o"
-touch -d '2026-01-01 00:00' "$b/$kobj_rel/fs/open.o"
+printf 'built from key 1\n' >"$b/$kobj_rel/.uaccess-probe-built"
 
 k1=$(key dwarf)
 k2=$(key dwarf)
@@ -58,10 +58,13 @@ printf 'built from key 2\n' >"$b/${perf_rel%/*}/.uaccess-probe-built"
 differs "a rebuilt perf is not replayed: the dwarf suite's key changes" "$k1" "$(key dwarf)"
 same "a rebuilt perf does not change the key of a suite that does not test it (lint)" "$l1" "$(key lint)"
 kd2=$(key kernel-dwarf)
-touch -d '2026-01-02 00:00' "$b/$kobj_rel/fs/open.o"
-same "a kernel object of the same content (taken from the cache, say) keeps the key" "$kd2" "$(key kernel-dwarf)"
-printf 'open.o, rebuilt\n' >"$b/$kobj_rel/fs/open.o"
-differs "a rebuilt kernel object changes the key of the suite that tests the kernel" "$kd2" "$(key kernel-dwarf)"
+printf 'open.o, another clone\n' >"$b/$kobj_rel/fs/open.o"
+same "a kernel folder built from the same sources (another clone's) keeps the key" "$kd2" "$(key kernel-dwarf)"
+printf 'built from key 2\n' >"$b/$kobj_rel/.uaccess-probe-built"
+differs "a kernel built from other sources changes the key of the suite that tests it" "$kd2" "$(key kernel-dwarf)"
+kd2=$(key kernel-dwarf)
+printf 'targets of key 2\n' >"$b/$kobj_rel/.uaccess-probe-targets"
+differs "objects built alone (KTARGETS) change the key too" "$kd2" "$(key kernel-dwarf)"
 differs "kernel-dwarf tests perf too: its key changed with perf" "$kd1" "$kd2"
 
 # Another clone of the same commit, with the same changes, at another
