@@ -122,8 +122,9 @@ kcache_store() {
 		rm -rf "$_e.tmp"
 		msg "warning: could not keep $KOBJ in $KCACHE" >&2
 	fi
+	# This kernel's entries only: x86_64's name starts x86_64-debug's.
 	# shellcheck disable=SC2010,SC2012 # names made here, without blanks
-	ls -dt "$KCACHE/$KVARIANT"-* 2>/dev/null | grep -v '\.tmp$' |
+	ls -dt "$KCACHE/$KVARIANT"-* 2>/dev/null | grep -E "/$KVARIANT-[0-9a-f]{64}\$" |
 		sed "1,${KERNEL_CACHE_KEEP}d" | xargs -r rm -rf
 }
 
