@@ -161,9 +161,10 @@ tap_replay() {
 }
 
 # tap_skips FILE: the skipped results of FILE, one "DESC<TAB>REASON" per
-# line (a replayed result without its replay mark).
+# line (a replayed result without its replay mark, a guest's line
+# without the carriage return of its serial port).
 tap_skips() {
-	sed -n -e 's/ (unchanged since it passed)$//' \
+	sed -n -e 's/\r$//' -e 's/ (unchanged since it passed)$//' -e 's/\r$//' \
 		-e 's/^ok [0-9]* - \(.*\) # [Ss][Kk][Ii][Pp] \(.*\)$/\1	\2/p' \
 		-e 's/^ok [0-9]* - \(.*\) # [Ss][Kk][Ii][Pp]$/\1	/p' "$1"
 }

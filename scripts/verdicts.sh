@@ -154,6 +154,17 @@ clang-14: build fixtures${tab}clang-14 is not installed"
 unlisted series "ftracetest: kprobe/kprobe_eventname.tc${tab}known failure (UNRESOLVED): no .isra. clones
 perf builds after: perf probe: a fix${tab}no kernel configuration yet
 clang-14: build fixtures${tab}clang-14 is not installed"
+# A guest's line, through its serial port: a carriage return ends it,
+# before or after the replay mark.
+printf 'ok 1 - ftracetest: a.tc # SKIP UNSUPPORTED\r\nok 2 - ftracetest: b.tc # SKIP UNSUPPORTED\r (unchanged since it passed)\n' >"$t/serial.tap"
+printf 'vm | ftracetest: * | UNSUPPORTED | the guest lacks it\n' >"$t/serial.txt"
+out=$(sh "$TOP/scripts/skips.sh" "$t/serial.txt" vm "$t/serial.tap" 2>&1)
+if [ -z "$out" ]; then
+	tap_ok "a skip from the guest's serial port (CR LF) is matched by its reason"
+else
+	tap_not_ok "a skip from the guest's serial port (CR LF) is matched by its reason"
+	printf '%s\n' "$out" | od -c | tap_diag
+fi
 printf 'vm | a test without a reason\n' >>"$t/skips.txt"
 out=$(sh "$TOP/scripts/skips.sh" "$t/skips.txt" vm "$t/suite.tap" 2>&1)
 rc=$?
