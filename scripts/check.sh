@@ -231,16 +231,11 @@ world_key() {
 	for v in $(cd "$TOP" && git ls-files -co --exclude-standard -- '*.sh' qemu-image/guest/run |
 		xargs grep -ohE '[$][{][A-Z][A-Z0-9_]*' | cut -c3- | sort -u); do
 		case $v in TAP_STATE | TAP_OWN_STATE | TAP_PREFIX | CHECK_JOBS | CHECK_FRESH | TMPDIR) continue ;; esac
-		# What lib.sh makes of $BUILD and $TOP (KOBJ, GEN_CONF...):
-		# by its place in them.
+		_val=
 		eval "_set=\${$v+set} _val=\${$v-}"
 		[ -n "$_set" ] || continue
-		case $_val in
-		"$BUILD" | "$BUILD"/*) _val=@BUILD@${_val#"$BUILD"} ;;
-		"$TOP" | "$TOP"/*) _val=@TOP@${_val#"$TOP"} ;;
-		esac
 		printf '%s=%s\n' "$v" "$_val"
-	done
+	done | without_paths	# what lib.sh makes of $BUILD and $TOP (KOBJ...)
 }
 # suite_builds SUITE: the builds that make check-needs lists for it.
 suite_builds() {

@@ -394,10 +394,14 @@ tree_key() {
 	(cd "$1" && git ls-files -z -o --exclude-standard | xargs -0 -r sha256sum)
 }
 
-# without_paths: stdin with $BUILD and $TOP written as @BUILD@ and @TOP@.
+# without_paths: stdin with the clone's and the cache's folders written
+# as @BUILD@, @CACHE@ and @TOP@ (build/ is in the clone: it goes first),
+# for a key that is the same in every clone of the same content.
 without_paths() {
-	awk -v b="$BUILD" -v t="$TOP" '
+	awk -v b="$BUILD" -v c="$CACHE" -v t="$TOP" '
 	function sub_all(s, from, to,   i, r) {
+		if (from == "")
+			return s
 		r = ""
 		while ((i = index(s, from)) > 0) {
 			r = r substr(s, 1, i - 1) to
@@ -405,7 +409,7 @@ without_paths() {
 		}
 		return r s
 	}
-	{ print sub_all(sub_all($0, b, "@BUILD@"), t, "@TOP@") }'
+	{ print sub_all(sub_all(sub_all($0, b, "@BUILD@"), c, "@CACHE@"), t, "@TOP@") }'
 }
 
 # build_identity BUILD: lines that change whenever what make's target
@@ -452,8 +456,8 @@ build_identity() {
 	debian-kernel) sh "$TOP/scripts/debian-kernel.sh" --path 2>/dev/null || echo none ;;
 	debian-boot) _file_identity "$(kobj debian)/.stamp" ;;
 	debian-tags) _file_identity "$BUILD/debian-tags-$KGEN_NAME/.stamp" ;;
-	proof-init-*) (cd "$BUILD/proof-init$GEN_TAG-${1#proof-init-}" 2>/dev/null &&
-		find . -type f -exec sha256sum {} + | sort) || echo none ;;
+	# The program alone: headers.log names the clone's path.
+	proof-init-*) _file_identity "$BUILD/proof-init$GEN_TAG-${1#proof-init-}/init" ;;
 	*) die "build_identity: no identity for the build '$1' (scripts/lib.sh)" ;;
 	esac
 }
@@ -475,11 +479,7 @@ _perf_identity() {
 # _where PATH: PATH by its place in the build folder or the cache, the
 # same in every clone (an identity keys verdicts that clones share).
 _where() {
-	case $1 in
-	"$BUILD"/*) printf '@BUILD@/%s\n' "${1#"$BUILD"/}" ;;
-	"$CACHE"/*) printf '@CACHE@/%s\n' "${1#"$CACHE"/}" ;;
-	*) printf '%s\n' "$1" ;;
-	esac
+	printf '%s\n' "$1" | without_paths
 }
 # _arch_identity ARCH KCC: the kernel folder of another architecture
 _arch_identity() {
