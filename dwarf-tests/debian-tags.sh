@@ -11,12 +11,14 @@
 #      types of the kernel's source say it), which is also what it
 #      chooses on the clang-built kernel of the same source (make
 #      kernel); stock perf prints what the file writes down for it;
-#   2. found without asking, in ~/.debug/.user-tags/BUILD-ID; -v names
-#      the object;
+#   2. found without asking, in ~/.debug/.user-tags/BUILD-ID, a module's
+#      by the module's own build-id; -v names the object;
 #   3. bad input: a tagged build of another kernel, an object of another
-#      unit, a corrupt object, a unit without an object; user-tags.sh with
-#      a configuration of another compiler, a unit that is not C or does
-#      not exist: a clear error, or kernel reads with a warning.
+#      unit, a corrupt object, a unit without an object, the kernel's
+#      tags for a module; user-tags.sh with a configuration of another
+#      compiler, a unit that is not C, does not exist or is not the
+#      module's, a module that is not one or has no build-id: a clear
+#      error, or kernel reads with a warning.
 set -u
 . "$(dirname -- "$0")/../scripts/lib.sh"
 tap_begin
@@ -34,9 +36,14 @@ env=$tmp/env
 rm -rf "$tmp"
 mkdir -p "$tmp"
 offline_perf_env "$env" "$TOP/$TRACEFS_README" || tap_bail "cannot make $env"
-# A home whose ~/.debug has the tagged build, where perf finds it alone
+# A home whose ~/.debug has the tagged build, where perf finds it alone:
+# the kernel's, and each module's by the module's own build-id.
 mkdir -p "$tmp/home/.debug/.user-tags"
 ln -s "$tags" "$tmp/home/.debug/.user-tags/$bid"
+for d in "$tags"/.modules/*; do
+	[ -f "$d/build-id" ] || continue
+	ln -s "$d" "$tmp/home/.debug/.user-tags/$(cat "$d/build-id")"
+done
 
 # choices FILE: each argument of each definition as NAME=CHOICES, CHOICES
 # one letter per dereference, u (user) or k (kernel), outermost last, and
@@ -74,15 +81,30 @@ stock_as_written() {
 
 while IFS='|' read -r id cu spec want stock_want; do
 	case $id in '' | '#'*) continue ;; esac
-	PERF_HOME=$tmp/home offline_perf "$env" "$PERF" probe -k "$vmlinux" \
+	# A module's unit (MODULE:UNIT): perf probe -m, on Debian's module
+	# with its debug information.  The clang kernel has none of Debian's
+	# modules: the answer written down is the only one.
+	case $cu in
+	*:*)
+		ko=$(debian_module "${cu%%:*}") ||
+			{ tap_not_ok "$id: Debian's kernel has no module ${cu%%:*}"; continue; }
+		set -- -m "$ko"
+		;;
+	*) set -- -k "$vmlinux" ;;
+	esac
+	PERF_HOME=$tmp/home offline_perf "$env" "$PERF" probe "$@" \
 		-D "$spec" >"$tmp/out" 2>"$tmp/err"
 	rc=$?
-	offline_perf "$env" "$PERF" probe -k "$KOBJ/vmlinux" -D "$spec" \
-		>"$tmp/clang" 2>/dev/null
-	offline_perf "$env" "$STOCK_PERF" probe -k "$vmlinux" -D "$spec" \
+	offline_perf "$env" "$STOCK_PERF" probe "$@" -D "$spec" \
 		>"$tmp/stock" 2>/dev/null
+	if [ "$1" = -m ]; then
+		clang=$want on=" (module ${cu%%:*})"
+	else
+		offline_perf "$env" "$PERF" probe -k "$KOBJ/vmlinux" -D "$spec" \
+			>"$tmp/clang" 2>/dev/null
+		clang=$(choices "$tmp/clang") on=", as on the clang kernel"
+	fi
 	got=$(choices "$tmp/out")
-	clang=$(choices "$tmp/clang")
 	stock=$(choices "$tmp/stock")
 	if [ -z "$want" ] || [ -z "$stock_want" ]; then
 		tap_not_ok "$id: ${DEBIAN_TAGS_CASES}: the patched and the stock answers are written down"
@@ -90,9 +112,9 @@ while IFS='|' read -r id cu spec want stock_want; do
 	fi
 	if [ "$rc" -eq 0 ] && [ "$got" = "$want" ] && [ "$clang" = "$want" ] &&
 		! grep -q -i warning "$tmp/err"; then
-		tap_ok "$id: $spec ($cu): $got, as on the clang kernel"
+		tap_ok "$id: $spec ($cu): $got$on"
 	else
-		tap_not_ok "$id: $spec ($cu): $want, as on the clang kernel"
+		tap_not_ok "$id: $spec ($cu): $want$on"
 		{ echo "exit $rc; Debian: '$got', clang: '$clang', written down: '$want'"; cat "$tmp/err"; } | tap_diag
 	fi
 	# Stock perf, on Debian's kernel, as written down: a definition of
@@ -117,6 +139,29 @@ else
 	tap_not_ok "found in ~/.debug/.user-tags/BUILD-ID; -v names the object of each choice"
 	grep memory "$tmp/out" | tap_diag
 fi
+# A module's, by the module's own build-id
+fat=$(debian_module fat) && fatbid=$(readelf -n "$fat" | awk '/Build ID:/ { print $3; exit }')
+PERF_HOME=$tmp/home offline_perf "$env" "$PERF" probe -v -m "$fat" \
+	-D 'fat_ioctl_set_attributes user_attr[0]' >"$tmp/out" 2>&1
+if grep -q "user_attr: user memory (its type is __user in $tmp/home/.debug/.user-tags/$fatbid/fs/fat/file.o)" "$tmp/out" &&
+	grep -q 'user_attr=+u0(' "$tmp/out"; then
+	tap_ok "a module's, found in ~/.debug/.user-tags/MODULE-BUILD-ID; -v names its object"
+else
+	tap_not_ok "a module's, found in ~/.debug/.user-tags/MODULE-BUILD-ID; -v names its object"
+	grep 'memory\|^p:' "$tmp/out" | tap_diag
+fi
+# The kernel's tags are not a module's
+offline_perf "$env" "$PERF" probe -m "$fat" --user-tags "$tags" \
+	-D 'fat_ioctl_set_attributes user_attr[0]' >"$tmp/out" 2>"$tmp/err"
+rc=$?
+if [ "$rc" -ne 0 ] && [ ! -s "$tmp/out" ] &&
+	grep -q "build-id $bid, but the target kernel's build-id is $fatbid" "$tmp/err"; then
+	tap_ok "the kernel's tagged build is refused for a module, naming both build-ids"
+else
+	tap_not_ok "the kernel's tagged build is refused for a module, naming both build-ids"
+	cat "$tmp/out" "$tmp/err" | tap_diag
+fi
+
 offline_perf "$env" "$PERF" probe -k "$vmlinux" -D "$spec" >"$tmp/out" 2>"$tmp/err"
 if grep -q 'filename_string=+0(%[a-z0-9]*):string' "$tmp/out" &&
 	[ "$(grep -c 'no __user annotations' "$tmp/err")" -eq 1 ] &&
@@ -215,4 +260,11 @@ user_tags_error "a unit that does not exist" "has no fs/nosuch.c" \
 	-s "$TAGS_TREE" -c "$config" "$vmlinux" fs/nosuch.c
 user_tags_error "a vmlinux without a build-id" "has no build-id" \
 	-s "$TAGS_TREE" -c "$config" "$config" fs/open.c
+user_tags_error "a unit that is not the module's" "fs/open.c is not a unit of $fat" \
+	-s "$TAGS_TREE" -c "$config" -m "$fat" "$vmlinux" fs/open.c
+user_tags_error "a module that is not one" "$vmlinux has no vermagic" \
+	-s "$TAGS_TREE" -c "$config" -m "$vmlinux" "$vmlinux" fs/open.c
+objcopy --remove-section .note.gnu.build-id "$fat" "$tmp/nobid.ko"
+user_tags_error "a module without a build-id" "nobid.ko has no build-id" \
+	-s "$TAGS_TREE" -c "$config" -m "$tmp/nobid.ko" "$vmlinux"
 tap_done

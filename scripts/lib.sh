@@ -342,6 +342,13 @@ debian_kernel_files() {
 	DEB_VMLINUX=$DEB_DIR/root/usr/lib/debug/boot/vmlinux-$DEBIAN_KERNEL
 	DEB_CONFIG=$DEB_DIR/root/usr/src/linux-headers-$DEBIAN_KERNEL/.config
 }
+# debian_module NAME: the module NAME of Debian's kernel with its debug
+# information (the .ko of the -dbg package); fails if there is none.
+debian_module() {
+	_ko=$(find "$DEB_DIR/root/usr/lib/debug/lib/modules/$DEBIAN_KERNEL" \
+		-name "$1.ko" 2>/dev/null | head -n 1)
+	[ -n "$_ko" ] && printf '%s\n' "$_ko"
+}
 
 # The patch files of every series, in the order 'make tree' applies them.
 series_files() {

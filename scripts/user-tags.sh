@@ -9,19 +9,28 @@
 # DIR, and checks every fact it takes from them against the kernel's own
 # DWARF (perf-probe(1), "USER AND KERNEL MEMORY").
 #
-#   user-tags.sh [-o DIR] -s SRC -c CONFIG VMLINUX [CU...]
+#   user-tags.sh [-o DIR] [-b BUILD] -s SRC -c CONFIG [-m MODULE] VMLINUX [CU...]
 #
 #   VMLINUX  the kernel's debug vmlinux (Debian: linux-image-RELEASE-dbg)
 #   CU       a compilation unit, as its DW_AT_name says: fs/open.c
-#            (none: only prepare the build folder)
+#            (none: only prepare the build folder; with -m, every unit
+#            of the module)
+#   -m MODULE the units are those of MODULE, a module of that kernel with
+#            its debug information (Debian: the .ko under
+#            /usr/lib/debug/lib/modules/RELEASE/ of the same -dbg
+#            package): the tags go by the module's own build-id
 #   -s SRC   the kernel's source with the kernel series' user_dwarf
 #            plugin (make tree); its version must be the kernel's
 #   -c CONFIG the kernel's .config (Debian: linux-headers-RELEASE/.config)
 #   -o DIR   where the objects go; default: perf's build-id cache,
-#            ${PERF_BUILDID_DIR:-~/.debug}/.user-tags/BUILD-ID
+#            ${PERF_BUILDID_DIR:-~/.debug}/.user-tags/BUILD-ID, the
+#            build-id of MODULE, or else of VMLINUX
+#   -b BUILD the configured build folder, one per kernel for the kernel
+#            and all of its modules; default: .build in the directory of
+#            VMLINUX's tags (-o DIR without -m)
 #
 # DIR gets DIR/build-id and DIR/CU.o per CU (fs/open.o); a configured and
-# prepared build folder stays in DIR/.build for the next CUs.  A CU that
+# prepared build folder stays in BUILD for the next CUs.  A CU that
 # does not compile leaves no object.  Environment: CC (default: the
 # compiler that CONFIG names), JOBS.
 set -eu
@@ -29,10 +38,12 @@ set -eu
 die() { printf 'user-tags.sh: error: %s\n' "$*" >&2; exit 1; }
 usage() { sed -n '/^#   user-tags.sh/,/^# compiler/p' "$0" | cut -c3- >&2; exit 2; }
 
-dir='' src='' config=''
-while getopts o:s:c: opt; do
+dir='' src='' config='' module='' obj=''
+while getopts o:b:s:c:m: opt; do
 	case $opt in
 	o) dir=$OPTARG ;;
+	b) obj=$OPTARG ;;
+	m) module=$OPTARG ;;
 	s) src=$OPTARG ;;
 	c) config=$OPTARG ;;
 	*) usage ;;
@@ -79,21 +90,56 @@ cc=${CC:-${ccver%% *}}
 [ "$($cc --version 2>/dev/null | head -n 1)" = "$ccver" ] ||
 	die "the kernel was built by '$ccver'; $cc is '$($cc --version 2>/dev/null | head -n 1)'"
 
-dir=${dir:-${PERF_BUILDID_DIR:-$HOME/.debug}/.user-tags/$bid}
+tagdir=${PERF_BUILDID_DIR:-$HOME/.debug}/.user-tags
+# A module: of this very kernel (its vermagic names the banner's release),
+# its units those its DWARF names, its tags under its own build-id.
+if [ -n "$module" ]; then
+	[ -r "$module" ] || die "cannot read $module"
+	mbid=$(readelf -n "$module" 2>/dev/null | awk '/Build ID:/ { print $3; exit }')
+	[ -n "$mbid" ] || die "$module has no build-id"
+	release=$(printf '%s\n' "$banner" | awk '{ print $3 }')
+	vermagic=$(readelf -p .modinfo "$module" 2>/dev/null | sed -n 's/.*vermagic=\([^ ]*\).*/\1/p')
+	[ -n "$vermagic" ] || die "$module has no vermagic: is it a kernel module?"
+	[ "$vermagic" = "$release" ] ||
+		die "$module is a module of Linux $vermagic, but $vmlinux is Linux $release"
+	units=$(readelf --debug-dump=info --dwarf-depth=1 "$module" 2>/dev/null | awk '
+		/\(DW_TAG_compile_unit\)/ { cu = 1; next }
+		cu && /DW_AT_name/ { sub(/.*: /, ""); print; cu = 0 }' | grep -v '\.mod\.c$' || true)
+	[ -n "$units" ] || die "$module has no compilation units in its DWARF: is it the module of the -dbg package?"
+	if [ $# -eq 0 ]; then
+		# shellcheck disable=SC2086 # one unit per word
+		set -- $units
+	fi
+	for cu; do
+		printf '%s\n' "$units" | grep -qxF -- "$cu" ||
+			die "$cu is not a unit of $module (its units: $(printf '%s\n' "$units" | tr '\n' ' '))"
+	done
+	obj=${obj:-$tagdir/$bid/.build}
+	bid=$mbid
+	target=$module
+else
+	target=$vmlinux
+fi
+dir=${dir:-$tagdir/$bid}
 mkdir -p "$dir"
 dir=$(cd "$dir" && pwd)
 src=$(cd "$src" && pwd)
 if [ -f "$dir/build-id" ]; then
 	[ "$(cat "$dir/build-id")" = "$bid" ] ||
-		die "$dir holds the tags of build-id $(cat "$dir/build-id"), not of $vmlinux ($bid)"
+		die "$dir holds the tags of build-id $(cat "$dir/build-id"), not of $target ($bid)"
 fi
-obj=$dir/.build
+obj=${obj:-$dir/.build}
+mkdir -p "$obj"
+obj=$(cd "$obj" && pwd)
 key=$( { cat "$config" "$0" "$src/scripts/gcc-plugins/user_dwarf_plugin.c"; printf '%s\n' "$cc" "$src"; } |
 	sha256sum | cut -d' ' -f1)
 
 kmake() { make -C "$src" O="$obj" CC="$cc" HOSTCC="${HOSTCC:-gcc}" "$@"; }
 
 if [ "$(cat "$obj/.user-tags-key" 2>/dev/null)" != "$key" ]; then
+	# Only a build folder of ours, or an empty one, is made anew.
+	[ -f "$obj/.user-tags-key" ] || [ -z "$(ls -A "$obj")" ] ||
+		die "$obj is neither empty nor a build folder of user-tags.sh"
 	rm -rf "$obj"
 	mkdir -p "$obj"
 	cp "$config" "$obj/.config"
