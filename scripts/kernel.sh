@@ -67,8 +67,10 @@ plugin_key() {
 		"$TREE"/scripts/gcc-plugins/gcc12-dwarf2out.h 2>/dev/null | inputs_key
 }
 
-# built_key: what this folder's objects are built from: the tree, this
-# script and the way lib.sh runs make with the architecture's settings,
+# built_key: what this folder's objects are built from: the tree but
+# what no kernel build reads (perf and the selftests, tools/perf and
+# tools/testing: a change to the perf series or to a selftest keeps every
+# kernel), this script and the way lib.sh runs make with the architecture's settings,
 # the configuration, the tools (compiler, pahole, linker), the plugin.
 # Not the rest of the descriptors (suites, cases), which build nothing.
 built_key() {
@@ -76,7 +78,7 @@ built_key() {
 	# shellcheck disable=SC2086 # a list of assignments
 	_cross=$(printf '%s\n' $_fl | sed -n 's/^CROSS_COMPILE=//p')
 	{
-		tree_key "$TREE"
+		tree_key "$TREE" . ':!tools/perf' ':!tools/testing'
 		cat "$0" "$KOBJ/.config"
 		printf '%s\n' "$KBUILD_ARCH" "$KIMAGE" "$_cc" "$_fl"
 		sed -n '/^kmake_in() {/,/^}/p' "$TOP/scripts/lib.sh"

@@ -392,13 +392,20 @@ wanted_stamp() {
 	} | inputs_key
 }
 
-# tree_key DIR: what a git work tree holds, by content: its commit's
-# tree object, and the changes and new files in its work tree.  The same
-# in every clone (the kernel's and perf's build keys).
+# tree_key DIR [PATHSPEC...]: what a git work tree holds, by content: its
+# commit's tree object (with PATHSPECs: the blobs of those paths), and
+# the changes and new files in its work tree.  The same in every clone
+# (the kernel's and perf's build keys).
 tree_key() {
-	git -C "$1" rev-parse 'HEAD^{tree}'
-	git -C "$1" diff HEAD | inputs_key
-	(cd "$1" && git ls-files -z -o --exclude-standard | xargs -0 -r sha256sum)
+	_tk_dir=$1
+	shift
+	if [ $# -eq 0 ]; then
+		git -C "$_tk_dir" rev-parse 'HEAD^{tree}'
+	else
+		git -C "$_tk_dir" ls-files -s -- "$@" | inputs_key
+	fi
+	git -C "$_tk_dir" diff HEAD -- "$@" | inputs_key
+	(cd "$_tk_dir" && git ls-files -z -o --exclude-standard -- "$@" | xargs -0 -r sha256sum)
 }
 
 # without_paths: stdin with the clone's and the cache's folders written

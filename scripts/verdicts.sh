@@ -182,5 +182,33 @@ else
 	tap_not_ok "scripts/known-skips.txt can be read"
 	printf '%s\n' "$out" | tap_diag
 fi
+
+# The kernel's build key leaves out what no kernel build reads (kernel.sh:
+# tree_key with the pathspecs of built_key): a change to perf or to a
+# selftest keeps it, committed or not; a change to the kernel does not.
+g=$t/kernel-tree
+mkdir -p "$g/tools/perf" "$g/tools/testing" "$g/tools/objtool" "$g/kernel"
+for f in tools/perf/probe.c tools/testing/a.tc tools/objtool/check.c kernel/fork.c; do
+	echo one >"$g/$f"
+done
+git -C "$g" init -q && git -C "$g" add -A &&
+	git -C "$g" -c user.name=t -c user.email=t@t commit -q -m base
+spec=$(sed -n "s/^[[:space:]]*tree_key \"\$TREE\" //p" "$TOP/scripts/kernel.sh")
+kkey() { eval "tree_key \"\$g\" $spec" | inputs_key; }
+k0=$(kkey)
+echo two >"$g/tools/perf/probe.c"
+echo two >"$g/tools/testing/a.tc"
+echo new >"$g/tools/perf/new.c"
+same "a change to perf or a selftest, in the work tree, keeps the kernel's key" "$k0" "$(kkey)"
+git -C "$g" add -A && git -C "$g" -c user.name=t -c user.email=t@t commit -q -m perf
+same "the same change committed keeps it too" "$k0" "$(kkey)"
+echo two >"$g/tools/objtool/check.c"
+differs "a change to a tool that the kernel build runs (objtool) changes it" "$k0" "$(kkey)"
+k1=$(kkey)
+git -C "$g" add -A && git -C "$g" -c user.name=t -c user.email=t@t commit -q -m objtool
+echo two >"$g/kernel/fork.c"
+differs "a change to the kernel changes it" "$k1" "$(kkey)"
+[ -n "$spec" ] || echo "scripts/kernel.sh has no tree_key line with pathspecs" | tap_diag
+
 [ -n "${VERDICTS_KEEP:-}" ] || rm -rf "$t"
 tap_done
