@@ -6,9 +6,14 @@
 #   bin/perf            the patched perf
 #   vmlinux             the kernel's DWARF, for perf probe
 #   bin/perf-stock, user-tags/, fleet/   with Debian's kernel (KCC=debian):
-#                       the stock perf, the tagged build of its units, and
+#                       the stock perf, the tagged build of its units (a
+#                       module's in user-tags/.modules/NAME), and
 #                       definitions made with it on the host
-#   modules/            modules_install of the kernel
+#   debug/, vfat.img    with Debian's kernel: the -dbg package's modules
+#                       that the tests probe, at their place under
+#                       /usr/lib/debug, and a vfat image for fat's ioctls
+#   modules/            modules_install of the kernel (Debian's: all of
+#                       its image package's modules)
 #   ftrace/             the tree's tools/testing/selftests/ftrace
 #   perf-core/tests/    perf's shell tests, for 'perf test' (PERF_EXEC_PATH)
 #   src/, src-root      the sources 'perf probe -L' of perf's tests reads,
@@ -68,6 +73,22 @@ if [ "$KCC" = debian ]; then
 	pkg=$(sh "$TOP/scripts/deb.sh" --path) || die "no perf package: run 'make deb'"
 	mkdir -p "$dir/deb"
 	cp "$pkg" "$dir/deb/"
+	# Its modules, all of them, as its image package installs them (the
+	# initrd has only those it boots with); the debug modules of the
+	# functions that the tests probe, where the -dbg package puts them;
+	# a vfat file system for fat's attribute ioctls.
+	debian_kernel_files
+	mkdir -p "$dir/modules/lib/modules"
+	cp -R "$DEB_DIR/root/lib/modules/$DEBIAN_KERNEL" "$dir/modules/lib/modules/"
+	for d in "$tags"/.modules/*; do
+		[ -d "$d" ] || continue
+		ko=$(debian_module "${d##*/}") || die "Debian's kernel has no module ${d##*/}"
+		rel=${ko#"$DEB_DIR/root"}
+		mkdir -p "$dir/debug${rel%/*}"
+		cp "$ko" "$dir/debug$rel"
+	done
+	command -v mkfs.vfat >/dev/null || die "no mkfs.vfat: apt-get install dosfstools, or run 'make deps'"
+	mkfs.vfat -C -n UACCESS "$dir/vfat.img" 4096 >/dev/null || die "mkfs.vfat failed"
 	(cd "$tags" && find . -name '*.o' ! -path './.build/*' -o -name build-id) |
 		while read -r f; do
 			mkdir -p "$dir/user-tags/$(dirname "$f")"

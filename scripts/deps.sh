@@ -8,7 +8,8 @@ set -eu
 . "$(dirname -- "$0")/lib.sh"
 
 # kernel build (clang-16), perf build (gcc; perf 6.2 and later link the
-# system's libtraceevent), guest image, DWARF fixtures
+# system's libtraceevent), guest image (the vfat image of Debian's
+# guest: dosfstools), DWARF fixtures
 # (clang-14, clang-16, elfutils), lint and checkpatch (spdxcheck.py needs
 # ply and GitPython), benchmark, the GCC kernel's user_dwarf plugin
 # (gcc-12-plugin-dev), perf's debuginfod client and its Debian package
@@ -17,7 +18,7 @@ set -eu
 PKGS="clang-16 lld-16 llvm-16 dwarves gcc make flex bison bc python3 git xz-utils
 libelf-dev libdw-dev libssl-dev zlib1g-dev libzstd-dev liblzma-dev libcap-dev
 libnuma-dev libtraceevent-dev pkg-config ccache kmod
-debootstrap cpio e2fsprogs
+debootstrap cpio e2fsprogs dosfstools
 clang-14 elfutils
 shellcheck python3-ply python3-git valgrind time
 gcc-12-plugin-dev

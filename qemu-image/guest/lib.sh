@@ -85,12 +85,18 @@ record() {
 # user_tags_on, user_tags_off: the tagged build of Debian's kernel
 # (/payload/user-tags, KCC=debian) where perf probe looks for it, by the
 # kernel's build-id, or not.
+# A module's (user-tags/.modules/NAME) goes by the module's build-id.
 user_tags_on() {
 	mkdir -p "$HOME/.debug/.user-tags"
-	ln -sfn /payload/user-tags "$HOME/.debug/.user-tags/$(cat /payload/user-tags/build-id)"
+	for _d in /payload/user-tags /payload/user-tags/.modules/*; do
+		[ -f "$_d/build-id" ] &&
+			ln -sfn "$_d" "$HOME/.debug/.user-tags/$(cat "$_d/build-id")"
+	done
 }
 user_tags_off() {
-	rm -f "$HOME/.debug/.user-tags/$(cat /payload/user-tags/build-id)"
+	for _d in /payload/user-tags /payload/user-tags/.modules/*; do
+		[ -f "$_d/build-id" ] && rm -f "$HOME/.debug/.user-tags/$(cat "$_d/build-id")"
+	done
 }
 
 # check DESC PATTERN: what perf script showed has a line matching PATTERN.

@@ -4,10 +4,13 @@
 # whose DWARF has no __user tags: perf probe -a with plain variable names
 # takes __user from the tagged build of its units in ~/.debug/.user-tags
 # (the perf series' "Take __user from a tagged build"), and perf record and perf script show the real
-# values, where stock perf's definition of the same probe records
-# something else (a DW_OP_stack_value pointer loaded as memory); and the
-# fleet workflow: definitions made on the host, written as they are.
-# requires: kprobe_events /payload/user-tags /payload/bin/perf-stock
+# values, for functions of the image and of a module (fat's ioctl on a
+# vfat image, with Debian's modules), where stock perf's definition of
+# the same probe records something else (a DW_OP_stack_value pointer
+# loaded as memory) or reads a user address as kernel memory (right on
+# x86 only by the kernel's fallback); and the fleet workflow:
+# definitions made on the host, written as they are.
+# requires: kprobe_events /payload/user-tags /payload/bin/perf-stock /payload/vfat.img
 # shellcheck source=../guest/lib.sh
 . /payload/guest/lib.sh
 
@@ -81,7 +84,59 @@ run_cmd /tmp/add.out perf probe -a "$spec" || fail "perf probe -a '$spec'"
 record 'probe:put_timespec64*' perl /tmp/gettime.pl
 check "perf script shows the tv_nsec of the user buffer" 'tv_nsec=987654321( |$)'
 
-# 4. The fleet workflow: definitions made once on the host (payload.sh:
+# 4. A module's function: fat's FAT_IOCTL_SET_ATTRIBUTES on a vfat file
+# system, whose u32 __user *user_attr perf probe reads from user memory
+# with the module's own tagged build (by the module's build-id), from the
+# module of the -dbg package where that package puts it.
+rel=$(uname -r)
+mkdir -p /usr/lib/debug/lib/modules /mnt/vfat
+ln -sfn "/payload/debug/usr/lib/debug/lib/modules/$rel" "/usr/lib/debug/lib/modules/$rel"
+fatko=$(find "/usr/lib/debug/lib/modules/$rel/" -name fat.ko | head -n 1)
+cp /payload/vfat.img /tmp/vfat.img
+if [ -n "$fatko" ] && run_cmd /tmp/mod.out modprobe -a vfat loop &&
+	run_cmd /tmp/mount.out mount -t vfat -o loop /tmp/vfat.img /mnt/vfat &&
+	: >/mnt/vfat/file; then
+	pass "Debian's fat module, loaded, mounts a vfat file system"
+else
+	fail "Debian's fat module, loaded, mounts a vfat file system"
+fi
+cat >/tmp/setattr.pl <<'EOF_PERL'
+open(my $f, '<', $ARGV[0]) or die "$ARGV[0]: $!\n";
+my $attr = pack('L', 0x21);		# ATTR_RO | ATTR_ARCH
+# FAT_IOCTL_SET_ATTRIBUTES, _IOW('r', 0x11, __u32)
+ioctl($f, 0x40047211, $attr) or die "FAT_IOCTL_SET_ATTRIBUTES: $!\n";
+EOF_PERL
+spec='fat_ioctl_set_attributes user_attr[0]'
+reset_probes
+PROBE_OPTS="-m $fatko"
+probe "$spec" 'user_attr=\+u0\(%[a-z0-9]+\):x32' "the attributes from user memory"
+record 'probe:fat_ioctl_set_attributes*' perl /tmp/setattr.pl /mnt/vfat/file
+check "perf script shows the attributes the ioctl was given" 'user_attr=0x21( |$)'
+# Stock perf's definition reads kernel memory at the user address; on
+# x86 the kernel reads an address below TASK_SIZE as user memory anyway
+# (probe_mem_read(), CONFIG_ARCH_HAS_NON_OVERLAPPING_ADDRESS_SPACE), so
+# that it records the same value here by that fallback, which s390 has
+# not (the proof suite) and which the series' strict mode turns off.
+reset_probes
+if perf-stock probe -q -m "$fatko" -D "$spec" >/tmp/stock.def 2>&1 &&
+	grep -Eq 'user_attr=\+0\(%[a-z0-9]+\):x32' /tmp/stock.def; then
+	pass "stock perf -D '$spec' reads kernel memory at the user address"
+else
+	fail "stock perf -D '$spec' reads kernel memory at the user address"
+	diag </tmp/stock.def
+fi
+sed 's|^p:probe/[^ ]*|p:probe/stock_attr|' /tmp/stock.def >/tmp/stock.line
+if run_cmd /tmp/add.out sh -c 'cat /tmp/stock.line >>/sys/kernel/tracing/kprobe_events'; then
+	record 'probe:stock_attr' perl /tmp/setattr.pl /mnt/vfat/file
+	check "x86 reads it as user memory anyway: the same value, by the fallback" 'stock_attr:.*user_attr=0x21( |$)'
+else
+	fail "stock perf's definition can be written to kprobe_events"
+fi
+echo '-:probe/stock_attr' >>/sys/kernel/tracing/kprobe_events 2>/dev/null
+PROBE_OPTS=
+umount /mnt/vfat 2>/dev/null
+
+# 5. The fleet workflow: definitions made once on the host (payload.sh:
 # perf probe -D with the debuginfo and the tagged build), written as they
 # are to kprobe_events on a machine that has neither, recorded by stock
 # perf.
