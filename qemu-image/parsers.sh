@@ -233,4 +233,22 @@ expect "proof judge: 'any' passes on any value" \
 	"$tmp/trace-silent.txt") >"$tmp/judge-silent.tap"
 expect "proof judge: nothing recorded, every event that must fire fails" \
 	"$(tap_count "$tmp/judge-silent.tap")" "1 7 0"
+
+# make timings: a run's idle CPU time, from the CPU ticks of its start and
+# of its last step (scripts/timings.sh; QEMU's own lines carry none), in
+# a build folder of its own.  A run recorded before the ticks: no line.
+hz=$(getconf CLK_TCK)
+mkdir -p "$tmp/timings/logs"
+cat >"$tmp/timings/logs/timings" <<EOF_TIMINGS
+2026-01-01T00:00:00Z begin 0 0 check $((10 * hz)) $((20 * hz))
+2026-01-01T00:01:40Z deps 100 0 $((12 * hz)) $((60 * hz))
+2026-01-01T00:03:20Z vm-x86_64-check-tcg 100 33
+2026-01-01T00:03:20Z check-vm 200 0 $((40 * hz)) $((120 * hz))
+EOF_TIMINGS
+expect "timings: the idle CPU time of a run, from its start to its last step" \
+	"$(BUILD=$tmp/timings sh "$TOP/scripts/timings.sh" | sed -n 's/^ *idle CPU *//p')" "30 s of 100 s (30%)"
+printf '%s\n' '2026-01-01T00:00:00Z begin 0 0 check' '2026-01-01T00:01:40Z deps 100 0' \
+	>"$tmp/timings/logs/timings"
+expect "timings: no idle CPU time for a run recorded without the ticks" \
+	"$(BUILD=$tmp/timings sh "$TOP/scripts/timings.sh" | grep -c 'idle CPU')" 0
 tap_done

@@ -178,9 +178,17 @@ timed() {
 	_rc=0
 	"$@" || _rc=$?
 	_t1=$(date +%s)
-	printf '%s %s %s %s\n' "$(date -u +%FT%TZ)" "$_name" "$((_t1 - _t0))" "$_rc" \
-		>>"$LOGS/timings"
+	printf '%s %s %s %s %s\n' "$(date -u +%FT%TZ)" "$_name" "$((_t1 - _t0))" "$_rc" \
+		"$(cpu_ticks)" >>"$LOGS/timings"
 	return $_rc
+}
+
+# cpu_ticks: the machine's idle and its total CPU time so far, all CPUs
+# together, in clock ticks ("IDLE TOTAL", /proc/stat: idle with iowait;
+# user to steal), for timings.sh to say how much of a run's CPU was idle.
+cpu_ticks() {
+	awk '$1 == "cpu" { print $5 + $6, $2 + $3 + $4 + $5 + $6 + $7 + $8 + $9; exit }' \
+		/proc/stat 2>/dev/null || echo '0 0'
 }
 
 # run_logged LOG COMMAND...: run COMMAND with its output in LOG, show only
