@@ -14,7 +14,7 @@ out=$BUILD/debian-tags-$KGEN_NAME
 # The units, "MODULE:UNIT" for a module's (its tags in .modules/MODULE,
 # by the module's build-id; the build folder is the kernel's).
 cus=$(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$TOP/$DEBIAN_TAGS_CASES" |
-	cut -d'|' -f2 | tr ' ' '\n' | sort -u)
+	cut -d'|' -f2 | sort -u)
 key=$( { printf '%s\n' "$cus"; cat "$TOP/scripts/user-tags.sh";
 	git -C "$TAGS_TREE" ls-tree HEAD | grep -v '	tools$'; } | inputs_key)
 if stamp_matches "$out/.stamp" "$key"; then
