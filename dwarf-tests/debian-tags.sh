@@ -18,10 +18,22 @@
 #      tags for a module; user-tags.sh with a configuration of another
 #      compiler, a unit that is not C, does not exist or is not the
 #      module's, a module that is not one or has no build-id: a clear
-#      error, or kernel reads with a warning.
+#      error, or kernel reads with a warning;
+#   4. the same tags as one artifact per build-id (scripts/user-tags-artifact.sh),
+#      fetched from a real debuginfod: every case of the file, -v, no
+#      shadowing of the real debuginfo, and bad input (a server down,
+#      one that does not answer, a 404, a file of another build-id, cut
+#      short, spoiled).  The servers listen on every address of their
+#      network namespace: the test runs in one of its own, whose only
+#      interface is the loopback.
 set -u
+if [ -z "${DEBIAN_TAGS_NETNS:-}" ]; then
+	if [ "$(id -u)" -eq 0 ]; then ns=-n; else ns=-rn; fi
+	DEBIAN_TAGS_NETNS=1 exec unshare "$ns" sh "$0"
+fi
 . "$(dirname -- "$0")/../scripts/lib.sh"
 tap_begin
+ip link set lo up || tap_bail "cannot bring up the loopback of the test's network namespace"
 debian_kernel_files 2>/dev/null ||
 	tap_bail "Debian's kernel $DEBIAN_KERNEL is not fetched (make debian-kernel)"
 vmlinux=$DEB_VMLINUX
@@ -176,7 +188,7 @@ refused() {
 	offline_perf "$env" "$PERF" probe "$@" >"$tmp/out" 2>"$tmp/err"
 	rc=$?
 	if [ "$rc" -ne 0 ] && [ ! -s "$tmp/out" ] &&
-		grep -q "build-id $_made, but the target kernel's build-id is $_target" "$tmp/err"; then
+		grep -q "build-id $_made, but the target's build-id is $_target" "$tmp/err"; then
 		tap_ok "$_what is refused, naming both build-ids"
 	else
 		tap_not_ok "$_what is refused, naming both build-ids"
@@ -265,4 +277,183 @@ user_tags_error "a module that is not one" "$vmlinux has no vermagic" \
 objcopy --remove-section .note.gnu.build-id "$fat" "$tmp/nobid.ko"
 user_tags_error "a module without a build-id" "nobid.ko has no build-id" \
 	-s "$TAGS_TREE" -c "$config" -m "$tmp/nobid.ko" "$vmlinux"
+
+# 4. One artifact per build-id (scripts/user-tags-artifact.sh), fetched
+# by perf from a real debuginfod on 127.0.0.1: this test's own network
+# namespace has the loopback only, where debuginfod listens on every
+# address.
+srv=$tmp/srv
+mkdir -p "$srv/ours" "$srv/none" "$srv/debian"
+art_ok=true
+sh "$TOP/scripts/user-tags-artifact.sh" -o "$srv/ours/vmlinux.debug" "$tags" >"$tmp/out" 2>&1 &&
+	sh "$TOP/scripts/user-tags-artifact.sh" -o "$srv/ours/fat.debug" "$tags/.modules/fat" >>"$tmp/out" 2>&1 ||
+	art_ok=false
+objects=$(find "$tags" -name '*.o' ! -path '*/.build/*' -exec cat {} + | wc -c)
+size=$(cat "$srv/ours/vmlinux.debug" "$srv/ours/fat.debug" 2>/dev/null | wc -c)
+if $art_ok && [ "$size" -gt 0 ] && [ "$size" -lt $((objects / 2)) ]; then
+	tap_ok "user-tags-artifact.sh: the kernel's and fat's artifacts, $size bytes for $objects bytes of objects"
+else
+	tap_not_ok "user-tags-artifact.sh: the kernel's and fat's artifacts, less than half the objects' size"
+	tap_diag <"$tmp/out"
+fi
+# artifact_id BUILD-ID: the artifact's own build-id, as perf asks for it
+artifact_id() {
+	printf '%s%s' "$(printf perf-user-tags-1 | od -An -tx1 | tr -d ' \n')" "$1"
+}
+# serve NAME PORT: debuginfod on $srv/NAME at PORT, once it answers;
+# its pid in $served.  A file in $srv/NAME is served once it is indexed.
+served=''
+serve() {
+	debuginfod -F -L --disable-source-scan -p "$2" -d "$srv/$1.sqlite" \
+		"$srv/$1" >"$srv/$1.log" 2>&1 &
+	served="$served $!"
+	_want=$(find -L "$srv/$1" -type f | wc -l)
+	_i=0
+	while [ $_i -lt 120 ]; do
+		curl -s "http://127.0.0.1:$2/metrics" >"$srv/$1.metrics"
+		_trav=$(sed -n 's/^thread_work_total{role="traverse"} //p' "$srv/$1.metrics")
+		_got=$(sed -n 's/^scanned_files_total{source="file"} //p' "$srv/$1.metrics")
+		[ "${_trav:-0}" -ge 1 ] && [ "${_got:-0}" -ge "$_want" ] && return 0
+		sleep 0.5
+		_i=$((_i + 1))
+	done
+	tap_diag <"$srv/$1.log"
+	return 1
+}
+trap 'kill $served 2>/dev/null' EXIT
+ours=http://127.0.0.1:8002
+serve ours 8002 || tap_bail "debuginfod did not start on $ours"
+
+# Every case of the file, its tags fetched: the same answers
+fhome=$tmp/fetch-home
+mkdir -p "$fhome"
+while IFS='|' read -r id cu cspec want stock_want; do
+	case $id in '' | '#'*) continue ;; esac
+	case $cu in
+	*:*) set -- -m "$(debian_module "${cu%%:*}")" ;;
+	*) set -- -k "$vmlinux" ;;
+	esac
+	DEBUGINFOD_URLS=$ours PERF_HOME=$fhome offline_perf "$env" "$PERF" probe "$@" \
+		-D "$cspec" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	got=$(choices "$tmp/out")
+	if [ "$rc" -eq 0 ] && [ "$got" = "$want" ] && ! grep -q -i warning "$tmp/err"; then
+		tap_ok "$id: fetched from debuginfod: $got"
+	else
+		tap_not_ok "$id: fetched from debuginfod: $want"
+		{ echo "exit $rc, got '$got'"; cat "$tmp/err"; } | tap_diag
+	fi
+done <"$TOP/$DEBIAN_TAGS_CASES"
+
+kid=$(artifact_id "$bid") fid=$(artifact_id "$fatbid")
+cache=$fhome/.cache/debuginfod_client
+# fetched WHAT ID PATTERN PERF-ARGS...: -v says where the tags came from
+fetched() {
+	_what=$1 _id=$2 _pat=$3
+	shift 3
+	DEBUGINFOD_URLS=$ours PERF_HOME=$fhome offline_perf "$env" "$PERF" probe -v "$@" \
+		>"$tmp/out" 2>&1
+	if grep -q "in $cache/$_id/debuginfo, fetched from debuginfod" "$tmp/out" &&
+		grep -q "$_pat (its type is __user in $cache/$_id/debuginfo(" "$tmp/out"; then
+		tap_ok "$_what: -v names the artifact fetched into debuginfod's cache"
+	else
+		tap_not_ok "$_what: -v names the artifact fetched into debuginfod's cache"
+		grep 'memory\|user tags' "$tmp/out" | tap_diag
+	fi
+}
+fetched "the kernel's" "$kid" "filename: user memory" -k "$vmlinux" -D "$spec"
+fetched "fat's" "$fid" "user_attr: user memory" -m "$fat" -D 'fat_ioctl_set_attributes user_attr[0]'
+offline_perf "$env" "$PERF" probe -k "$vmlinux" --user-tags "$srv/ours/vmlinux.debug" \
+	-D "$spec" >"$tmp/out" 2>"$tmp/err"
+if grep -q 'filename_string=+u0(%[a-z0-9]*):string' "$tmp/out" && [ ! -s "$tmp/err" ]; then
+	tap_ok "--user-tags FILE takes an artifact"
+else
+	tap_not_ok "--user-tags FILE takes an artifact"
+	cat "$tmp/out" "$tmp/err" | tap_diag
+fi
+
+# The artifacts never shadow the real debuginfo: a DEBUGINFOD_URLS with
+# ours and a server of Debian's -dbg files gives the real vmlinux and
+# fat.ko for their build-ids, the artifacts for theirs.
+ln -s "$vmlinux" "$srv/debian/vmlinux"
+ln -s "$fat" "$srv/debian/fat.ko"
+serve debian 8003 || tap_bail "debuginfod did not start on port 8003"
+both="$ours http://127.0.0.1:8003"
+shadow_ok=true
+for pair in "$bid $vmlinux" "$fatbid $fat" "$kid $srv/ours/vmlinux.debug" "$fid $srv/ours/fat.debug"; do
+	f=$(DEBUGINFOD_URLS=$both DEBUGINFOD_CACHE_PATH=$tmp/shadow-cache \
+		debuginfod-find debuginfo "${pair%% *}" 2>"$tmp/err")
+	if [ -z "$f" ] || ! cmp -s "$f" "${pair#* }"; then
+		shadow_ok=false
+		echo "${pair%% *}: '$f', want ${pair#* }" | cat - "$tmp/err" | tap_diag
+	fi
+done
+rm -rf "$tmp/shadow-cache"
+if $shadow_ok; then
+	tap_ok "ours and Debian's server in one DEBUGINFOD_URLS: each build-id gets its own file"
+else
+	tap_not_ok "ours and Debian's server in one DEBUGINFOD_URLS: each build-id gets its own file"
+fi
+
+# Bad input: kernel memory, one warning that says why, no hang.
+# unfetched NAME PATTERN VAR=VALUE...: perf probe with DEBUGINFOD_URLS
+# and the other variables given, and a cache of its own.
+unfetched() {
+	_name=$1 _pat=$2
+	shift 2
+	rm -rf "$tmp/home-bad"
+	mkdir -p "$tmp/home-bad"
+	# shellcheck disable=SC2163 # VAR=VALUE arguments
+	( export "$@"; PERF_HOME=$tmp/home-bad offline_perf "$env" timeout 60 "$PERF" \
+		probe -k "$vmlinux" -D "$spec" ) >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	if [ "$rc" -eq 0 ] && grep -q 'filename_string=+0(%[a-z0-9]*):string' "$tmp/out" &&
+		[ "$(grep -c '^Warning' "$tmp/err")" -eq 1 ] && grep -q -- "$_pat" "$tmp/err"; then
+		tap_ok "$_name: kernel memory, and one warning that says why"
+	else
+		tap_not_ok "$_name: kernel memory, and one warning that says why"
+		{ echo "exit $rc"; cat "$tmp/out" "$tmp/err"; } | tap_diag
+	fi
+}
+unfetched "a server that is down" "could not be fetched from" \
+	DEBUGINFOD_URLS=http://127.0.0.1:8009
+grep -q 'Connection refused' "$tmp/err" || echo "# (no 'Connection refused' said)"
+# A server that takes the connection and never answers: debuginfod,
+# stopped.  DEBUGINFOD_MAXTIME bounds the wait.
+serve none 8004 || tap_bail "debuginfod did not start on port 8004"
+kill -STOP "${served##* }"
+unfetched "a server that does not answer" "no answer in 2 s" \
+	DEBUGINFOD_URLS=http://127.0.0.1:8004 DEBUGINFOD_MAXTIME=2
+kill -CONT "${served##* }"
+# A 404: perf says that no server has it, and reads as without tags.
+rm -rf "$tmp/home-bad"
+mkdir -p "$tmp/home-bad"
+DEBUGINFOD_URLS=http://127.0.0.1:8004 PERF_HOME=$tmp/home-bad offline_perf "$env" "$PERF" \
+	probe -k "$vmlinux" -D "$spec" >"$tmp/out" 2>"$tmp/err"
+if grep -q 'filename_string=+0(%[a-z0-9]*):string' "$tmp/out" &&
+	grep -q "no server of DEBUGINFOD_URLS has the user tags of build-id" "$tmp/err" &&
+	grep -q "$bid" "$tmp/err" && grep -q 'no __user annotations' "$tmp/err"; then
+	tap_ok "a server without the artifact: kernel memory, saying that no server has it"
+else
+	tap_not_ok "a server without the artifact: kernel memory, saying that no server has it"
+	cat "$tmp/out" "$tmp/err" | tap_diag
+fi
+# Files that are not the kernel's artifact, given for its build-id by a
+# file:// URL (debuginfod serves only what it indexed): fat's, one cut
+# short, one whose header is spoiled.
+bad_file() { # NAME: $srv/NAME/buildid/KERNEL-ARTIFACT-ID/debuginfo
+	mkdir -p "$srv/$1/buildid/$kid"
+	printf '%s\n' "$srv/$1/buildid/$kid/debuginfo"
+}
+cp "$srv/ours/fat.debug" "$(bad_file other)"
+unfetched "an artifact of another build-id" "made for build-id $fatbid, the target's is $bid" \
+	DEBUGINFOD_URLS="file://$srv/other"
+head -c 100000 "$srv/ours/vmlinux.debug" >"$(bad_file short)"
+unfetched "an artifact cut short" "the file is cut short" DEBUGINFOD_URLS="file://$srv/short"
+f=$(bad_file spoiled)
+cp "$srv/ours/vmlinux.debug" "$f"
+off=$(readelf -SW "$f" | sed -n 's/.* \.debug_user_tags *PROGBITS *[0-9a-f]* \([0-9a-f]*\) .*/\1/p')
+printf 'XXXXXXXX' | dd of="$f" bs=1 seek=$((0x${off:-0})) conv=notrunc 2>/dev/null
+unfetched "an artifact whose header is spoiled" "it has no header of user tags" \
+	DEBUGINFOD_URLS="file://$srv/spoiled"
 tap_done

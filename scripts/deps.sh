@@ -13,7 +13,8 @@ set -eu
 # (clang-14, clang-16, elfutils), lint and checkpatch (spdxcheck.py needs
 # ply and GitPython), benchmark, the GCC kernel's user_dwarf plugin
 # (gcc-12-plugin-dev), perf's debuginfod client and its Debian package
-# (scripts/deb.sh, lintian); then every kernel generation's source package and
+# (scripts/deb.sh, lintian), the server of the user tags artifacts
+# (debuginfod, curl); then every kernel generation's source package and
 # every architecture's QEMU and tools, from their descriptors.
 PKGS="clang-16 lld-16 llvm-16 dwarves gcc make flex bison bc python3 git xz-utils
 libelf-dev libdw-dev libssl-dev zlib1g-dev libzstd-dev liblzma-dev libcap-dev
@@ -22,7 +23,7 @@ debootstrap cpio e2fsprogs dosfstools
 clang-14 elfutils
 shellcheck python3-ply python3-git valgrind time
 gcc-12-plugin-dev
-libdebuginfod-dev dpkg-dev file lintian"
+libdebuginfod-dev dpkg-dev file lintian debuginfod curl iproute2"
 for g in $(list_descriptors "$GEN_DIR"); do
 	PKGS="$PKGS $(load_generation "$g" && printf '%s' "$SRC_PKG")"
 done
