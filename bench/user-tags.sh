@@ -11,7 +11,9 @@
 #   cached: 'perf probe -D' of every definition of dwarf-tests/debian-tags/GEN.txt in one
 #           process, under callgrind (instructions, machine-independent):
 #           stock perf, the patched perf without a tagged build, and with
-#           the objects in place.
+#           the objects in place, and with them as one artifact
+#           (scripts/user-tags-artifact.sh, --user-tags FILE);
+#   size:   the objects, the artifact, and the -dbg package's vmlinux.
 # Host-side and offline.  Not a test suite: it prints figures (RECORD=1:
 # and adds them to bench/measured.md).
 set -eu
@@ -62,6 +64,13 @@ for cu in $cus; do
 "
 done
 
+a=$(now)
+sh "$TOP/scripts/user-tags-artifact.sh" -o "$tmp/vmlinux.debug" "$tmp/tags" >/dev/null ||
+	die "user-tags-artifact.sh failed"
+t_pack=$(awk -v a="$a" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }')
+objects=$(find "$tmp/tags" -name '*.o' ! -path '*/.build/*' -exec cat {} + | wc -c)
+artifact=$(wc -c <"$tmp/vmlinux.debug")
+dbg=$(wc -c <"$vmlinux")
 count() { # what perf args...
 	_what=$1 _p=$2
 	shift 2
@@ -70,6 +79,9 @@ count() { # what perf args...
 stock=$(count stock "$STOCK_PERF" "$@")
 notags=$(count notags "$PERF" "$@")
 tagged=$(count tagged "$PERF" --user-tags "$tmp/tags" "$@")
+packed=$(count artifact "$PERF" --user-tags "$tmp/vmlinux.debug" "$@")
+cmp -s "$tmp/defs.tagged" "$tmp/defs.artifact" ||
+	die "the artifact gave other definitions than the objects: diff $tmp/defs.tagged $tmp/defs.artifact"
 {
 	printf 'machine: %s, %s CPUs; Debian %s (%s); %s definitions of %s\n' \
 		"$(uname -m)" "$(ncpus)" "$DEBIAN_KERNEL" "$DEBIAN_KERNEL_VERSION" "$n" \
@@ -82,8 +94,13 @@ tagged=$(count tagged "$PERF" --user-tags "$tmp/tags" "$@")
 	printf '  stock perf:                       %s\n' "$stock"
 	printf '  patched perf, no tagged build:    %s\n' "$notags"
 	printf '  patched perf, tagged build:       %s\n' "$tagged"
+	printf '  patched perf, artifact:           %s\n' "$packed"
 	awk -v a="$stock" -v b="$tagged" 'BEGIN {
 		printf "  tagged/stock:                     %.4f (%+.2f%%)\n", b / a, (b - a) * 100 / a }'
+	awk -v a="$stock" -v b="$packed" 'BEGIN {
+		printf "  artifact/stock:                   %.4f (%+.2f%%)\n", b / a, (b - a) * 100 / a }'
+	printf 'size, bytes: the %s units'"'"' objects %s; their artifact %s (%s s to pack); the -dbg vmlinux %s\n' \
+		"$(echo "$cus" | wc -w)" "$objects" "$artifact" "$t_pack" "$dbg"
 	echo "definitions that the tagged build changed (stock < > patched):"
 	diff "$tmp/defs.stock" "$tmp/defs.tagged" | grep '^[<>]' | sed 's/^/  /' || echo "  none"
 } | record "make bench-user-tags: __user from a tagged build of Debian's kernel"

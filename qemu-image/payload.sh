@@ -12,6 +12,10 @@
 #   debug/, vfat.img    with Debian's kernel: the -dbg package's modules
 #                       that the tests probe, at their place under
 #                       /usr/lib/debug, and a vfat image for fat's ioctls
+#   artifacts/          with Debian's kernel: the user tags of the image
+#                       and of each module as one artifact per build-id
+#                       (scripts/user-tags-artifact.sh), and room on the
+#                       disk for a debuginfod cache of the vmlinux
 #   modules/            modules_install of the kernel (Debian's: all of
 #                       its image package's modules)
 #   ftrace/             the tree's tools/testing/selftests/ftrace
@@ -94,6 +98,14 @@ if [ "$KCC" = debian ]; then
 			mkdir -p "$dir/user-tags/$(dirname "$f")"
 			cp "$tags/$f" "$dir/user-tags/$f"
 		done
+	# The same as one artifact per build-id, which the guest's
+	# debuginfod serves (tests/debuginfod.sh)
+	mkdir -p "$dir/artifacts"
+	for d in "$tags" "$tags"/.modules/*; do
+		[ -f "$d/build-id" ] || continue
+		sh "$TOP/scripts/user-tags-artifact.sh" -o "$dir/artifacts/$(cat "$d/build-id").debug" \
+			"$d" >/dev/null || die "cannot pack the user tags of $d"
+	done
 	# The fleet workflow: definitions made here, offline, once per
 	# kernel build, and written as they are on machines that have
 	# neither the debuginfo nor the tagged build.
@@ -148,6 +160,11 @@ gcc -static -O2 -Wall -Wextra -Werror -pthread -o "$dir/bin/probe-fuzz" \
 cp "$TOP/scripts/tap.sh" "$dir/guest/tap.sh"
 
 size=$(( $(du -sm "$dir" | cut -f1) * 5 / 4 + 32 ))
+# Debian's kernel: room for the guest's debuginfod to serve the vmlinux
+# into a cache on this disk (tests/debuginfod.sh)
+if [ "$KCC" = debian ]; then
+	size=$((size + $(du -sm "$dir/vmlinux" | cut -f1) + 64))
+fi
 rm -f "$img"
 mke2fs -q -t ext4 -L uaccess-payload -d "$dir" "$img" "${size}M" \
 	>"$LOGS/mke2fs-payload-$KVARIANT.log" 2>&1 ||

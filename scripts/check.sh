@@ -89,7 +89,7 @@ suite_cmd() {
 	gcc16-kconfig) sh "$TOP/dwarf-tests/gcc16-kconfig.sh" ;;
 	vm) sh "$TOP/qemu-image/run.sh" check ;;
 	vm-gcc) KCC=gcc sh "$TOP/qemu-image/run.sh" check ;;
-	vm-debian) KCC=debian TESTS=debian-kernel,deb-install sh "$TOP/qemu-image/run.sh" check ;;
+	vm-debian) KCC=debian TESTS=debian-kernel,deb-install,debuginfod sh "$TOP/qemu-image/run.sh" check ;;
 	fuzz)
 		# The fuzzer's smoke on the debug kernel (make fuzz runs the
 		# campaign): a fixed seed, so that a failure here repeats with
