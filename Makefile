@@ -20,7 +20,7 @@ BUILD := build
 	debian-kernel debian-tags debian-boot payload-debian \
 	payload-gcc payload-debug kernel-stock-debug payload-stock-debug gcc-objects clang-objects dwarf-marks proof-init demo shell \
 	check check-host check-vm check-gcc check-plan check-needs export-series perf-asan perf-specfuzz send-check timings bench \
-	bench-gcc-plugin bench-user-tags bench-user-tags-coverage bench-ccache bench-ccache-clones \
+	user-tags-kernel bench-gcc-plugin bench-user-tags bench-user-tags-coverage bench-ccache bench-ccache-clones \
 	bench-events payload-stock fuzz clean
 
 help:
@@ -42,6 +42,8 @@ help:
 		'                   bench-user-tags, bench-user-tags-coverage, bench-ccache,' \
 		'                   bench-ccache-clones, bench-events: the other costs' \
 		'                   (bench/README.md)' \
+		'make user-tags-kernel  the __user tags of all of Debian'"'"'s kernel, one artifact per' \
+		'                   build-id, to serve with debuginfod -F (1.5 hours; not in check)' \
 		'make fuzz          the three fuzzers to their targets, every generation (hours)' \
 		'make clean         remove build/' \
 		'' \
@@ -80,6 +82,8 @@ deps_clang-objects := kernel
 deps_debian-kernel := deps
 deps_tags-tree := tree
 deps_debian-tags := tags-tree debian-kernel
+deps_user-tags-kernel := tags-tree debian-kernel
+deps_bench-user-tags-coverage := user-tags-kernel perf kernel
 deps_debian-boot := debian-kernel
 deps_payload-debian := debian-boot debian-tags perf perf-stock deb rootfs
 deps_deb := perf
@@ -304,7 +308,7 @@ HOST_SUITES := $(filter-out $(VM_SUITES) $(GCC_ALL),$(ALL_SUITES))
 GEN_TARGETS := $(sort $(foreach s,$(ALL_SUITES),$(needs_$(firstword $(subst @, ,$(s))))) \
 	tree kernel kernel-debug kernel-stock-debug perf perf-stock payload payload-stock payload-debug \
 	payload-stock-debug debian-kernel \
-	tags-tree debian-boot \
+	tags-tree debian-boot user-tags-kernel bench-user-tags-coverage \
 	export-series $(foreach a,$(ARCHES),kernel-stock-$(a)))
 gen_dep = $(if $(filter $(GEN_FREE),$(1)),$(1),$(1)@$(2))
 $(foreach g,$(OTHER_GENS),$(foreach t,$(GEN_TARGETS),$(eval $(t)@$(g): \
@@ -379,8 +383,14 @@ bench: kernel perf perf-stock
 bench-user-tags: tags-tree perf perf-stock debian-kernel
 	@sh bench/user-tags.sh
 
-bench-user-tags-coverage: tags-tree perf kernel debian-kernel
+bench-user-tags-coverage: $(deps_bench-user-tags-coverage)
 	@sh bench/user-tags-coverage.sh
+
+# The tags of all of Debian's kernel of the generation, image and every
+# module, one artifact per build-id to serve with debuginfod -F (an hour
+# and more: not part of make check; bench-user-tags-coverage measures them).
+user-tags-kernel: $(deps_user-tags-kernel)
+	@sh scripts/user-tags-kernel.sh >/dev/null
 
 # What a probe hit costs with the kernel series over the stock kernel
 # (bench/events.sh), on generation BENCH_GEN: by default the last one

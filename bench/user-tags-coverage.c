@@ -5,13 +5,17 @@
  * series' "perf probe: Take __user from a tagged build of the same kernel
  * source"), and whether those decisions agree with clang's own tags.
  *
- *   user-tags-coverage [-v] TARGET TAGS [CLANG]
+ *   user-tags-coverage [-v] [-m LIST] TARGET TAGS [CLANG]
  *
  *   -v      print each parameter or member without an answer, and why
+ *   -m LIST the kernel's modules too: LIST has a line "MODULE TAGS" for
+ *           each, its debug .ko and its tagged build; their figures
+ *           are summed, apart from the image's
  *   TARGET  the kernel's debug vmlinux (Debian's -dbg package)
  *   TAGS    its tagged build (scripts/user-tags.sh -o TAGS, every unit)
  *   CLANG   optional: a vmlinux of the same source built by clang with
- *           btf_type_tag, for the agreement
+ *           btf_type_tag, for the agreement (a module's unit is
+ *           compared where CLANG has the unit built in)
  *
  * The decisions are perf's: this program is linked with perf's own
  * util/probe-user-tags.o and util/dwarf-aux.o, and asks them what perf
@@ -140,7 +144,7 @@ struct tally {
 #define MAX_REASONS	16
 
 static struct tally params, members;
-static unsigned long units_object;
+static unsigned long units_object, c_units;
 static unsigned long reasons[2][MAX_REASONS];
 static const char *const reason_names[MAX_REASONS] = {
 	"no object of the unit in the tagged build",
@@ -605,28 +609,102 @@ static void print_tally(const char *what, struct tally *t, int kind)
 		       t->compared ? 100.0 * t->agree / t->compared : 100.0);
 }
 
-int main(int argc, char **argv)
+/* Every C unit of TARGET against its tagged build TAGS */
+static int do_target(const char *path, const char *tags)
 {
-	struct debuginfo *target, *clang = NULL;
+	struct debuginfo *target = debuginfo__new(path);
 	Dwarf_Off off = 0, next;
-	unsigned long c_units = 0;
 	size_t hsize;
 	Dwarf_Die cu;
 
-	if (argc > 1 && !strcmp(argv[1], "-v")) {
-		show_unknown = true;
+	if (!target || !target->build_id) {
+		fprintf(stderr, "user-tags-coverage: %s: no DWARF or no build-id\n",
+			path);
+		debuginfo__delete(target);
+		return -1;
+	}
+	while (!dwarf_nextcu(target->dbg, off, &next, &hsize, NULL, NULL, NULL)) {
+		if (dwarf_offdie(target->dbg, off + hsize, &cu) &&
+		    is_c_unit(dwarf_diename(&cu))) {
+			c_units++;
+			do_unit(tags, target->build_id, &cu);
+		}
+		off = next;
+	}
+	debuginfo__delete(target);
+	return 0;
+}
+
+static void print_figures(void)
+{
+	printf("units: %lu C units, %lu with an object of the tagged build that matched\n",
+	       c_units, units_object);
+	print_tally("parameters", &params, 0);
+	print_tally("members", &members, 1);
+	if (nr_differ > 20)
+		printf("(%d differences, the first 20 shown)\n", nr_differ);
+}
+
+static void reset_figures(void)
+{
+	memset(&params, 0, sizeof(params));
+	memset(&members, 0, sizeof(members));
+	memset(reasons, 0, sizeof(reasons));
+	c_units = units_object = 0;
+	nr_differ = 0;
+}
+
+/* The modules of LIST, summed */
+static int do_modules(const char *list)
+{
+	char path[PATH_MAX], tags[PATH_MAX], line[2 * PATH_MAX + 2];
+	unsigned long nr = 0;
+	FILE *f = fopen(list, "r");
+
+	if (!f) {
+		fprintf(stderr, "user-tags-coverage: %s: %s\n", list, strerror(errno));
+		return -1;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%4095s %4095s", path, tags) != 2) {
+			fprintf(stderr, "user-tags-coverage: %s: not \"MODULE TAGS\": %s",
+				list, line);
+			fclose(f);
+			return -1;
+		}
+		if (do_target(path, tags)) {
+			fclose(f);
+			return -1;
+		}
+		nr++;
+	}
+	fclose(f);
+	printf("modules: %lu\n", nr);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct debuginfo *clang = NULL;
+	const char *list = NULL;
+	int ret = 0;
+
+	while (argc > 1 && argv[1][0] == '-') {
+		if (!strcmp(argv[1], "-v")) {
+			show_unknown = true;
+		} else if (!strcmp(argv[1], "-m") && argc > 2) {
+			list = argv[2];
+			argv++;
+			argc--;
+		} else {
+			break;
+		}
 		argv++;
 		argc--;
 	}
 	if (argc != 3 && argc != 4) {
-		fprintf(stderr, "usage: user-tags-coverage [-v] TARGET TAGS [CLANG]\n");
+		fprintf(stderr, "usage: user-tags-coverage [-v] [-m LIST] TARGET TAGS [CLANG]\n");
 		return 2;
-	}
-	target = debuginfo__new(argv[1]);
-	if (!target || !target->build_id) {
-		fprintf(stderr, "user-tags-coverage: %s: no DWARF or no build-id\n",
-			argv[1]);
-		return 1;
 	}
 	if (argc == 4) {
 		clang = debuginfo__new(argv[3]);
@@ -636,21 +714,18 @@ int main(int argc, char **argv)
 			return 1;
 		}
 	}
-	while (!dwarf_nextcu(target->dbg, off, &next, &hsize, NULL, NULL, NULL)) {
-		if (dwarf_offdie(target->dbg, off + hsize, &cu) &&
-		    is_c_unit(dwarf_diename(&cu))) {
-			c_units++;
-			do_unit(argv[2], target->build_id, &cu);
-		}
-		off = next;
+	if (do_target(argv[1], argv[2]))
+		return 1;
+	if (list)
+		printf("image:\n");
+	print_figures();
+	if (list) {
+		reset_figures();
+		if (do_modules(list))
+			ret = 1;
+		else
+			print_figures();
 	}
-	printf("units: %lu C units, %lu with an object of the tagged build that matched\n",
-	       c_units, units_object);
-	print_tally("parameters", &params, 0);
-	print_tally("members", &members, 1);
-	if (nr_differ > 20)
-		printf("(%d differences, the first 20 shown)\n", nr_differ);
 	debuginfo__delete(clang);
-	debuginfo__delete(target);
-	return 0;
+	return ret;
 }

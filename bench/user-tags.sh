@@ -13,6 +13,10 @@
 #           stock perf, the patched perf without a tagged build, and with
 #           the objects in place, and with them as one artifact
 #           (scripts/user-tags-artifact.sh, --user-tags FILE);
+#   fetch:  the same with the artifact fetched by build-id from a real
+#           debuginfod on the loopback (in a network namespace of the
+#           benchmark's own), perf's debuginfod cache empty (cold), then
+#           holding it: instructions, and wall clock (the median of 5);
 #   size:   the objects, the artifact, and the -dbg package's vmlinux.
 # Host-side and offline.  Not a test suite: it prints figures (RECORD=1:
 # and adds them to bench/measured.md).
@@ -20,6 +24,8 @@ set -eu
 here=$(CDPATH='' cd -- "$(dirname -- "$0")" && pwd)
 # shellcheck source=../scripts/lib.sh
 . "$here/../scripts/lib.sh"
+own_netns "$0"
+netns_up || die "cannot bring up the loopback of the benchmark's network namespace"
 debian_kernel_files || exit 1
 vmlinux=$DEB_VMLINUX
 config=$DEB_CONFIG
@@ -85,6 +91,46 @@ tagged=$(count tagged "$PERF" --user-tags "$tmp/tags" "$@")
 packed=$(count artifact "$PERF" --user-tags "$tmp/vmlinux.debug" "$@")
 cmp -s "$tmp/defs.tagged" "$tmp/defs.artifact" ||
 	die "the artifact gave other definitions than the objects: diff $tmp/defs.tagged $tmp/defs.artifact"
+
+# Fetched: the artifact under its build-id's name, as make
+# user-tags-kernel serves them
+mkdir -p "$tmp/srv/ours"
+cp "$tmp/vmlinux.debug" "$tmp/srv/ours/"
+trap 'kill $DEBUGINFOD_PIDS 2>/dev/null' EXIT
+debuginfod_serve "$tmp/srv/ours" 8012 || die "debuginfod did not start"
+# from_server: in this (sub)shell, perf fetches from that server into
+# its own debuginfod cache
+from_server() {
+	DEBUGINFOD_URLS=http://127.0.0.1:8012
+	DEBUGINFOD_CACHE_PATH=$tmp/dcache
+	export DEBUGINFOD_URLS DEBUGINFOD_CACHE_PATH
+}
+fetch() { # cold|cached what perf args...
+	[ "$1" = cached ] || rm -rf "$tmp/dcache"
+	_w=$2
+	shift 2
+	(from_server && count "$_w" "$@")
+}
+fetch_cold=$(fetch cold fetch-cold "$PERF" "$@")
+fetch_cached=$(fetch cached fetch-cached "$PERF" "$@")
+for f in fetch-cold fetch-cached; do
+	cmp -s "$tmp/defs.tagged" "$tmp/defs.$f" ||
+		die "the fetched artifact gave other definitions than the objects: diff $tmp/defs.tagged $tmp/defs.$f"
+done
+wall() { # cold|cached|stock: the median of 5 runs, seconds
+	_k=$1
+	shift
+	for _r in 1 2 3 4 5; do
+		[ "$_k" != cold ] || rm -rf "$tmp/dcache"
+		_a=$(now)
+		(from_server && offline_perf "$tmp/env" "$@" >/dev/null 2>&1) ||
+			die "perf failed ($_k)"
+		awk -v a="$_a" -v b="$(now)" 'BEGIN { printf "%.3f\n", b - a }'
+	done | sort -n | sed -n 3p
+}
+wall_stock=$(wall stock "$STOCK_PERF" probe -q -k "$vmlinux" "$@")
+wall_cold=$(wall cold "$PERF" probe -q -k "$vmlinux" "$@")
+wall_cached=$(wall cached "$PERF" probe -q -k "$vmlinux" "$@")
 {
 	printf 'machine: %s, %s CPUs; Debian %s (%s); %s definitions of %s\n' \
 		"$(uname -m)" "$(ncpus)" "$DEBIAN_KERNEL" "$DEBIAN_KERNEL_VERSION" "$n" \
@@ -102,6 +148,13 @@ cmp -s "$tmp/defs.tagged" "$tmp/defs.artifact" ||
 		printf "  tagged/stock:                     %.4f (%+.2f%%)\n", b / a, (b - a) * 100 / a }'
 	awk -v a="$stock" -v b="$packed" 'BEGIN {
 		printf "  artifact/stock:                   %.4f (%+.2f%%)\n", b / a, (b - a) * 100 / a }'
+	printf 'fetched from debuginfod on the loopback, instructions:\n'
+	printf '  cold (perf'"'"'s debuginfod cache empty): %s\n' "$fetch_cold"
+	printf '  cached (the artifact in that cache):   %s\n' "$fetch_cached"
+	awk -v a="$stock" -v b="$fetch_cached" 'BEGIN {
+		printf "  cached/stock:                     %.4f (%+.2f%%)\n", b / a, (b - a) * 100 / a }'
+	printf 'wall clock, the median of 5: stock perf %s s; fetched cold %s s, cached %s s\n' \
+		"$wall_stock" "$wall_cold" "$wall_cached"
 	printf 'size, bytes: the %s units'"'"' objects %s; their artifact %s (%s s to pack); the -dbg vmlinux %s\n' \
 		"$(echo "$cus" | wc -w)" "$objects" "$artifact" "$t_pack" "$dbg"
 	echo "definitions that the tagged build changed (stock < > patched):"

@@ -27,13 +27,10 @@
 #      network namespace: the test runs in one of its own, whose only
 #      interface is the loopback.
 set -u
-if [ -z "${DEBIAN_TAGS_NETNS:-}" ]; then
-	if [ "$(id -u)" -eq 0 ]; then ns=-n; else ns=-rn; fi
-	DEBIAN_TAGS_NETNS=1 exec unshare "$ns" sh "$0"
-fi
 . "$(dirname -- "$0")/../scripts/lib.sh"
+own_netns "$0"
 tap_begin
-ip link set lo up || tap_bail "cannot bring up the loopback of the test's network namespace"
+netns_up || tap_bail "cannot bring up the loopback of the test's network namespace"
 debian_kernel_files 2>/dev/null ||
 	tap_bail "Debian's kernel $DEBIAN_KERNEL is not fetched (make debian-kernel)"
 vmlinux=$DEB_VMLINUX
@@ -277,6 +274,19 @@ user_tags_error "a module that is not one" "$vmlinux has no vermagic" \
 objcopy --remove-section .note.gnu.build-id "$fat" "$tmp/nobid.ko"
 user_tags_error "a module without a build-id" "nobid.ko has no build-id" \
 	-s "$TAGS_TREE" -c "$config" -m "$tmp/nobid.ko" "$vmlinux"
+# The whole kernel (-k MODDIR, make user-tags-kernel): every module is
+# checked before anything is compiled.
+mkdir -p "$tmp/mods/kernel/fs/fat" "$tmp/nomods"
+ln -s "$fat" "$tmp/mods/kernel/fs/fat/fat.ko"
+ln -s "$vmlinux" "$tmp/mods/kernel/fs/fat/notone.ko"
+user_tags_error "-k: a module that is not one" "notone.ko has no vermagic" \
+	-s "$TAGS_TREE" -c "$config" -k "$tmp/mods" "$vmlinux"
+user_tags_error "-k: a folder without modules" "has no modules" \
+	-s "$TAGS_TREE" -c "$config" -k "$tmp/nomods" "$vmlinux"
+user_tags_error "-k with a unit" "no CU arguments with it" \
+	-s "$TAGS_TREE" -c "$config" -k "$tmp/mods" "$vmlinux" fs/open.c
+user_tags_error "-k with -m" "not both" \
+	-s "$TAGS_TREE" -c "$config" -k "$tmp/mods" -m "$fat" "$vmlinux"
 
 # 4. One artifact per build-id (scripts/user-tags-artifact.sh), fetched
 # by perf from a real debuginfod on 127.0.0.1: this test's own network
@@ -296,31 +306,47 @@ else
 	tap_not_ok "user-tags-artifact.sh: the kernel's and fat's artifacts, less than half the objects' size"
 	tap_diag <"$tmp/out"
 fi
+# -d FOLDER: the same artifacts, each named by its build-id (make
+# user-tags-kernel); a DIR that is not a tagged build stops all before
+# anything is written; one without objects stops no other.
+mkdir -p "$tmp/arts" "$tmp/notags" "$tmp/noobjs"
+cp "$tags/.modules/fat/build-id" "$tmp/noobjs/build-id"
+if sh "$TOP/scripts/user-tags-artifact.sh" -d "$tmp/arts" "$tags" "$tags/.modules/fat" >"$tmp/out" 2>&1 &&
+	cmp -s "$tmp/arts/$bid.debug" "$srv/ours/vmlinux.debug" &&
+	cmp -s "$tmp/arts/$fatbid.debug" "$srv/ours/fat.debug"; then
+	tap_ok "user-tags-artifact.sh -d: one artifact per build-id, the same bytes as -o's"
+else
+	tap_not_ok "user-tags-artifact.sh -d: one artifact per build-id, the same bytes as -o's"
+	tap_diag <"$tmp/out"
+fi
+rm -f "$tmp/arts"/*
+if ! sh "$TOP/scripts/user-tags-artifact.sh" -d "$tmp/arts" "$tags" "$tmp/notags" >"$tmp/out" 2>&1 &&
+	grep -q "notags has no build-id file" "$tmp/out" && [ -z "$(ls "$tmp/arts")" ]; then
+	tap_ok "user-tags-artifact.sh -d: a folder that is no tagged build: an error, nothing written"
+else
+	tap_not_ok "user-tags-artifact.sh -d: a folder that is no tagged build: an error, nothing written"
+	tap_diag <"$tmp/out"
+fi
+if ! sh "$TOP/scripts/user-tags-artifact.sh" -d "$tmp/arts" "$tmp/noobjs" "$tags" >"$tmp/out" 2>&1 &&
+	grep -q "noobjs has no objects" "$tmp/out" &&
+	[ "$(ls "$tmp/arts")" = "$bid.debug" ]; then
+	tap_ok "user-tags-artifact.sh -d: a tagged build without objects: an error that stops no other"
+else
+	tap_not_ok "user-tags-artifact.sh -d: a tagged build without objects: an error that stops no other"
+	tap_diag <"$tmp/out"
+fi
 # artifact_id BUILD-ID: the artifact's own build-id, as perf asks for it
 artifact_id() {
 	printf '%s%s' "$(printf perf-user-tags-1 | od -An -tx1 | tr -d ' \n')" "$1"
 }
-# serve NAME PORT: debuginfod on $srv/NAME at PORT, once it answers;
-# its pid in $served.  A file in $srv/NAME is served once it is indexed.
-served=''
+# serve NAME PORT: debuginfod on $srv/NAME at PORT; its pid last in
+# $DEBUGINFOD_PIDS.
 serve() {
-	debuginfod -F -L --disable-source-scan -p "$2" -d "$srv/$1.sqlite" \
-		"$srv/$1" >"$srv/$1.log" 2>&1 &
-	served="$served $!"
-	_want=$(find -L "$srv/$1" -type f | wc -l)
-	_i=0
-	while [ $_i -lt 120 ]; do
-		curl -s "http://127.0.0.1:$2/metrics" >"$srv/$1.metrics"
-		_trav=$(sed -n 's/^thread_work_total{role="traverse"} //p' "$srv/$1.metrics")
-		_got=$(sed -n 's/^scanned_files_total{source="file"} //p' "$srv/$1.metrics")
-		[ "${_trav:-0}" -ge 1 ] && [ "${_got:-0}" -ge "$_want" ] && return 0
-		sleep 0.5
-		_i=$((_i + 1))
-	done
-	tap_diag <"$srv/$1.log"
+	debuginfod_serve "$srv/$1" "$2" 2>"$srv/$1.err" && return 0
+	tap_diag <"$srv/$1.err"
 	return 1
 }
-trap 'kill $served 2>/dev/null' EXIT
+trap 'kill $DEBUGINFOD_PIDS 2>/dev/null' EXIT
 ours=http://127.0.0.1:8002
 serve ours 8002 || tap_bail "debuginfod did not start on $ours"
 
@@ -421,10 +447,10 @@ grep -q 'Connection refused' "$tmp/err" || echo "# (no 'Connection refused' said
 # A server that takes the connection and never answers: debuginfod,
 # stopped.  DEBUGINFOD_MAXTIME bounds the wait.
 serve none 8004 || tap_bail "debuginfod did not start on port 8004"
-kill -STOP "${served##* }"
+kill -STOP "${DEBUGINFOD_PIDS##* }"
 unfetched "a server that does not answer" "no answer in 2 s" \
 	DEBUGINFOD_URLS=http://127.0.0.1:8004 DEBUGINFOD_MAXTIME=2
-kill -CONT "${served##* }"
+kill -CONT "${DEBUGINFOD_PIDS##* }"
 # A 404: perf says that no server has it, and reads as without tags.
 rm -rf "$tmp/home-bad"
 mkdir -p "$tmp/home-bad"

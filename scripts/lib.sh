@@ -341,6 +341,47 @@ base_worktree() {
 	) 9>"$TREE/.git/uaccess-probe-worktree.lock"
 }
 
+# A real debuginfod on the loopback, for the host-side tests and
+# benchmarks that fetch by build-id.  elfutils 0.188's debuginfod listens
+# on every address: whoever serves runs in a network namespace of its
+# own, whose only interface is the loopback.
+#   own_netns SCRIPT      unless already there, run sh SCRIPT again in a
+#                         network namespace of its own (root: unshare -n,
+#                         else a user namespace too: -rn); does not return
+#   netns_up              bring up the loopback there
+#   debuginfod_serve DIR PORT
+#                         debuginfod -F on DIR at 127.0.0.1:PORT (index
+#                         DIR.sqlite, log DIR.log), returning once every
+#                         file of DIR is indexed, its pid appended to
+#                         $DEBUGINFOD_PIDS; fails, with its log on
+#                         stderr, if it does not within a minute
+own_netns() {
+	[ -z "${UACCESS_PROBE_NETNS:-}" ] || return 0
+	if [ "$(id -u)" -eq 0 ]; then _ns=-n; else _ns=-rn; fi
+	UACCESS_PROBE_NETNS=1 exec unshare "$_ns" sh "$1"
+}
+netns_up() {
+	[ -n "${UACCESS_PROBE_NETNS:-}" ] && ip link set lo up
+}
+DEBUGINFOD_PIDS=''
+debuginfod_serve() {
+	debuginfod -F -L --disable-source-scan -p "$2" -d "$1.sqlite" \
+		"$1" >"$1.log" 2>&1 &
+	DEBUGINFOD_PIDS="$DEBUGINFOD_PIDS $!"
+	_want=$(find -L "$1" -type f | wc -l)
+	_i=0
+	while [ $_i -lt 120 ]; do
+		curl -s "http://127.0.0.1:$2/metrics" >"$1.metrics"
+		_trav=$(sed -n 's/^thread_work_total{role="traverse"} //p' "$1.metrics")
+		_got=$(sed -n 's/^scanned_files_total{source="file"} //p' "$1.metrics")
+		[ "${_trav:-0}" -ge 1 ] && [ "${_got:-0}" -ge "$_want" ] && return 0
+		sleep 0.5
+		_i=$((_i + 1))
+	done
+	cat "$1.log" >&2
+	return 1
+}
+
 # debian_kernel_files: the files of Debian's own kernel of the generation
 # that make debian-kernel fetched: DEB_DIR, its debug vmlinux DEB_VMLINUX
 # and its .config DEB_CONFIG.  Fails, saying why, if it is not fetched.

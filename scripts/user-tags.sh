@@ -10,6 +10,7 @@
 # DWARF (perf-probe(1), "USER AND KERNEL MEMORY").
 #
 #   user-tags.sh [-o DIR] [-b BUILD] -s SRC -c CONFIG [-m MODULE] VMLINUX [CU...]
+#   user-tags.sh [-o DIR] [-b BUILD] -s SRC -c CONFIG -k MODDIR VMLINUX
 #
 #   VMLINUX  the kernel's debug vmlinux (Debian: linux-image-RELEASE-dbg)
 #   CU       a compilation unit, as its DW_AT_name says: fs/open.c
@@ -25,9 +26,16 @@
 #   -o DIR   where the objects go; default: perf's build-id cache,
 #            ${PERF_BUILDID_DIR:-~/.debug}/.user-tags/BUILD-ID, the
 #            build-id of MODULE, or else of VMLINUX
+#   -k MODDIR the whole kernel build, in one make: every C unit of VMLINUX
+#            whose source is in SRC (not those that its build generates),
+#            and every unit of every module under MODDIR (Debian:
+#            /usr/lib/debug/lib/modules/RELEASE of the -dbg package);
+#            the tags of each go to DIR/BUILD-ID, its own build-id (DIR
+#            default: ${PERF_BUILDID_DIR:-~/.debug}/.user-tags)
 #   -b BUILD the configured build folder, one per kernel for the kernel
 #            and all of its modules; default: .build in the directory of
-#            VMLINUX's tags (-o DIR without -m)
+#            VMLINUX's tags (-o DIR without -m or -k; with -k,
+#            DIR/BUILD-ID/.build for VMLINUX's BUILD-ID)
 #
 # DIR gets DIR/build-id and DIR/CU.o per CU (fs/open.o); a configured and
 # prepared build folder stays in BUILD for the next CUs.  A CU that
@@ -38,12 +46,13 @@ set -eu
 die() { printf 'user-tags.sh: error: %s\n' "$*" >&2; exit 1; }
 usage() { sed -n '/^#   user-tags.sh/,/^# compiler/p' "$0" | cut -c3- >&2; exit 2; }
 
-dir='' src='' config='' module='' obj=''
-while getopts o:b:s:c:m: opt; do
+dir='' src='' config='' module='' obj='' moddir=''
+while getopts o:b:s:c:m:k: opt; do
 	case $opt in
 	o) dir=$OPTARG ;;
 	b) obj=$OPTARG ;;
 	m) module=$OPTARG ;;
+	k) moddir=$OPTARG ;;
 	s) src=$OPTARG ;;
 	c) config=$OPTARG ;;
 	*) usage ;;
@@ -53,6 +62,11 @@ shift $((OPTIND - 1))
 if [ $# -lt 1 ] || [ -z "$src" ] || [ -z "$config" ]; then usage; fi
 vmlinux=$1
 shift
+if [ -n "$moddir" ]; then
+	[ -z "$module" ] || die "-k takes every module; -m takes one: not both"
+	[ $# -eq 0 ] || die "-k takes every unit; no CU arguments with it"
+	[ -d "$moddir" ] || die "$moddir is not a folder"
+fi
 
 [ -r "$vmlinux" ] || die "cannot read $vmlinux"
 [ -r "$config" ] || die "cannot read $config"
@@ -91,21 +105,31 @@ cc=${CC:-${ccver%% *}}
 	die "the kernel was built by '$ccver'; $cc is '$($cc --version 2>/dev/null | head -n 1)'"
 
 tagdir=${PERF_BUILDID_DIR:-$HOME/.debug}/.user-tags
-# A module: of this very kernel (its vermagic names the banner's release),
-# its units those its DWARF names, its tags under its own build-id.
-if [ -n "$module" ]; then
-	[ -r "$module" ] || die "cannot read $module"
-	mbid=$(readelf -n "$module" 2>/dev/null | awk '/Build ID:/ { print $3; exit }')
-	[ -n "$mbid" ] || die "$module has no build-id"
-	release=$(printf '%s\n' "$banner" | awk '{ print $3 }')
-	vermagic=$(readelf -p .modinfo "$module" 2>/dev/null | sed -n 's/.*vermagic=\([^ ]*\).*/\1/p')
-	[ -n "$vermagic" ] || die "$module has no vermagic: is it a kernel module?"
+release=$(printf '%s\n' "$banner" | awk '{ print $3 }')
+
+# module_units KO: KO's build-id (mbid), and its C units, as its DWARF
+# names them (units), after checking that it is a module of this very
+# kernel (its vermagic names the banner's release).
+module_units() {
+	[ -r "$1" ] || die "cannot read $1"
+	mbid=$(readelf -n "$1" 2>/dev/null | awk '/Build ID:/ { print $3; exit }')
+	[ -n "$mbid" ] || die "$1 has no build-id"
+	vermagic=$(readelf -p .modinfo "$1" 2>/dev/null | sed -n 's/.*vermagic=\([^ ]*\).*/\1/p')
+	[ -n "$vermagic" ] || die "$1 has no vermagic: is it a kernel module?"
 	[ "$vermagic" = "$release" ] ||
-		die "$module is a module of Linux $vermagic, but $vmlinux is Linux $release"
-	units=$(readelf --debug-dump=info --dwarf-depth=1 "$module" 2>/dev/null | awk '
+		die "$1 is a module of Linux $vermagic, but $vmlinux is Linux $release"
+	units=$(readelf --debug-dump=info --dwarf-depth=1 "$1" 2>/dev/null | awk '
 		/\(DW_TAG_compile_unit\)/ { cu = 1; next }
 		cu && /DW_AT_name/ { sub(/.*: /, ""); print; cu = 0 }' | grep -v '\.mod\.c$' || true)
-	[ -n "$units" ] || die "$module has no compilation units in its DWARF: is it the module of the -dbg package?"
+	[ -n "$units" ] || die "$1 has no compilation units in its DWARF: is it the module of the -dbg package?"
+}
+
+# The plan: one line "UNIT BUILD-ID" for each unit to compile, whose
+# object goes to the tags of that build-id.
+plan=$(mktemp)
+trap 'rm -f "$plan"' EXIT INT TERM
+if [ -n "$module" ]; then
+	module_units "$module"
 	if [ $# -eq 0 ]; then
 		# shellcheck disable=SC2086 # one unit per word
 		set -- $units
@@ -113,21 +137,59 @@ if [ -n "$module" ]; then
 	for cu; do
 		printf '%s\n' "$units" | grep -qxF -- "$cu" ||
 			die "$cu is not a unit of $module (its units: $(printf '%s\n' "$units" | tr '\n' ' '))"
+		printf '%s %s\n' "$cu" "$mbid" >>"$plan"
 	done
 	obj=${obj:-$tagdir/$bid/.build}
 	bid=$mbid
-	target=$module
+elif [ -n "$moddir" ]; then
+	# Every C unit of the image that is not generated by the build (its
+	# source is in the tree: not *.asn1.c, capflags.c, the vDSO images).
+	readelf --debug-dump=info --dwarf-depth=1 "$vmlinux" 2>/dev/null | awk '
+		/\(DW_TAG_compile_unit\)/ { cu = 1; next }
+		cu && /DW_AT_name/ { sub(/.*: /, ""); print; cu = 0 }' |
+		grep '\.c$' | grep -v '^/' | while read -r cu; do
+			if [ -f "$src/$cu" ]; then printf '%s %s\n' "$cu" "$bid"; fi
+		done >>"$plan"
+	[ -s "$plan" ] || die "$vmlinux has no C units whose source is in $src"
+	nmod=0
+	for ko in $(find "$moddir" -name '*.ko' | LC_ALL=C sort); do
+		module_units "$ko"
+		for cu in $units; do
+			printf '%s %s\n' "$cu" "$mbid" >>"$plan"
+		done
+		nmod=$((nmod + 1))
+	done
+	[ "$nmod" -gt 0 ] || die "$moddir has no modules (*.ko)"
 else
-	target=$vmlinux
+	for cu; do
+		printf '%s %s\n' "$cu" "$bid" >>"$plan"
+	done
 fi
-dir=${dir:-$tagdir/$bid}
+# tagsdir BUILD-ID: where the tags of that build-id go, made and
+# checked: a folder of the tags of another build-id is never reused.
+if [ -n "$moddir" ]; then
+	base=${dir:-$tagdir}
+	mkdir -p "$base"
+	base=$(cd "$base" && pwd)
+	dir=$base/$bid
+else
+	dir=${dir:-$tagdir/$bid}
+fi
 mkdir -p "$dir"
 dir=$(cd "$dir" && pwd)
 src=$(cd "$src" && pwd)
-if [ -f "$dir/build-id" ]; then
-	[ "$(cat "$dir/build-id")" = "$bid" ] ||
-		die "$dir holds the tags of build-id $(cat "$dir/build-id"), not of $target ($bid)"
-fi
+tagsdir() {
+	if [ -n "$moddir" ]; then _d=$base/$1; else _d=$dir; fi
+	mkdir -p "$_d"
+	if [ -f "$_d/build-id" ]; then
+		[ "$(cat "$_d/build-id")" = "$1" ] ||
+			die "$_d holds the tags of build-id $(cat "$_d/build-id"), not of build-id $1"
+	fi
+	printf '%s\n' "$_d"
+}
+for b in $(cut -d' ' -f2 "$plan" | LC_ALL=C sort -u) $bid; do
+	tagsdir "$b" >/dev/null
+done
 obj=${obj:-$dir/.build}
 mkdir -p "$obj"
 obj=$(cd "$obj" && pwd)
@@ -166,7 +228,10 @@ $diff"
 		{ tail -n 20 "$obj/prepare.log" >&2; die "make prepare failed (log: $obj/prepare.log)"; }
 	printf '%s\n' "$key" >"$obj/.user-tags-key"
 fi
-printf '%s\n' "$bid" >"$dir/build-id.tmp" && mv "$dir/build-id.tmp" "$dir/build-id"
+for b in $(cut -d' ' -f2 "$plan" | LC_ALL=C sort -u) $bid; do
+	d=$(tagsdir "$b")
+	printf '%s\n' "$b" >"$d/build-id.tmp" && mv "$d/build-id.tmp" "$d/build-id"
+done
 
 # Every unit in one make, so that a whole kernel's units (make's own
 # overhead is most of the time of one) build in parallel; -k: a unit that
@@ -174,7 +239,9 @@ printf '%s\n' "$bid" >"$dir/build-id.tmp" && mv "$dir/build-id.tmp" "$dir/build-
 # make delete it), so what is in the build folder is up to date.
 status=0
 objs=
-for cu; do
+ok=$(mktemp)
+trap 'rm -f "$plan" "$ok"' EXIT INT TERM
+while read -r cu b; do
 	case $cu in
 	/*|*../*|./*|*[!A-Za-z0-9_./+-]*|*[!c]|*[!.]c)
 		printf 'user-tags.sh: error: %s is not a C compilation unit of the kernel\n' "$cu" >&2
@@ -187,21 +254,29 @@ for cu; do
 		status=1
 		continue
 	fi
-	rm -f "$dir/$o"
-	objs="$objs $o"
-done
-[ -n "$objs" ] || exit $status
+	rm -f "$(tagsdir "$b")/$o"
+	printf '%s %s\n' "$o" "$b" >>"$ok"
+done <"$plan"
+[ -s "$ok" ] || exit $status
+objs=$(cut -d' ' -f1 "$ok" | LC_ALL=C sort -u)
 # shellcheck disable=SC2086 # a list of objects
 kmake -s -k -j"${JOBS:-$(nproc)}" $objs >"$obj/cu.log" 2>&1 || true
-for o in $objs; do
+nobj=0
+while read -r o b; do
+	d=$(tagsdir "$b")
 	if [ ! -f "$obj/$o" ]; then
 		grep -F -A 5 "${o%.o}.c" "$obj/cu.log" | sed -n '1,20p' >&2
 		printf 'user-tags.sh: error: %s does not compile; no tags for it\n' "${o%.o}.c" >&2
 		status=1
 		continue
 	fi
-	mkdir -p "$(dirname "$dir/$o")"
-	cp "$obj/$o" "$dir/$o.tmp" && mv "$dir/$o.tmp" "$dir/$o"
-	printf '  %-8s %s\n' TAGS "$dir/$o" >&2
-done
+	mkdir -p "$(dirname "$d/$o")"
+	cp "$obj/$o" "$d/$o.tmp" && mv "$d/$o.tmp" "$d/$o"
+	nobj=$((nobj + 1))
+	[ -n "$moddir" ] || printf '  %-8s %s\n' TAGS "$d/$o" >&2
+done <"$ok"
+if [ -n "$moddir" ]; then
+	printf '  %-8s %s objects of the image and %s modules, in %s/BUILD-ID\n' \
+		TAGS "$nobj" "$nmod" "$base" >&2
+fi
 exit $status
