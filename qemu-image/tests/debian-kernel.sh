@@ -133,6 +133,37 @@ else
 	fail "stock perf's definition can be written to kprobe_events"
 fi
 echo '-:probe/stock_attr' >>/sys/kernel/tracing/kprobe_events 2>/dev/null
+# The module by its name, as it is typed with the -dbg package installed:
+# perf finds the package's fat.ko where Debian puts it, also where the
+# module is installed compressed (6.12's fat.ko.xz), which stock perf
+# looks for under the compressed file's name ("perf probe: Find a
+# compressed module's debuginfo where distributions put it").
+reset_probes
+PROBE_OPTS="-m fat"
+probe "$spec" 'user_attr=\+u0\(%[a-z0-9]+\):x32' "the attributes from user memory, the module by name"
+record 'probe:fat_ioctl_set_attributes*' perl /tmp/setattr.pl /mnt/vfat/file
+check "perf script shows the attributes, the module by name" 'user_attr=0x21( |$)'
+reset_probes
+installed=$(modinfo -n fat 2>/dev/null)
+perf-stock probe -m fat -D "$spec" >/tmp/stock.def 2>&1
+rc=$?
+echo "exit status $rc" >>/tmp/stock.def
+case $installed in
+*.ko)
+	if [ "$rc" -eq 0 ]; then
+		pass "stock perf -m fat finds the -dbg package's module ($installed installed)"
+	else
+		fail "stock perf -m fat finds the -dbg package's module ($installed installed)"
+		diag </tmp/stock.def
+	fi ;;
+*)
+	if [ "$rc" -ne 0 ] && grep -q "has no debug information" /tmp/stock.def; then
+		pass "stock perf -m fat finds no debug information for $installed"
+	else
+		fail "stock perf -m fat finds no debug information for $installed"
+		diag </tmp/stock.def
+	fi ;;
+esac
 PROBE_OPTS=
 umount /mnt/vfat 2>/dev/null
 
