@@ -108,8 +108,9 @@ tagdir=${PERF_BUILDID_DIR:-$HOME/.debug}/.user-tags
 release=$(printf '%s\n' "$banner" | awk '{ print $3 }')
 
 # module_units KO: KO's build-id (mbid), and its C units, as its DWARF
-# names them (units), after checking that it is a module of this very
-# kernel (its vermagic names the banner's release).
+# names them (units: not its .mod.c, not its assembly, whose names are
+# absolute; none for a module of assembly only), after checking that it is a module of this very kernel (its
+# vermagic names the banner's release).
 module_units() {
 	[ -r "$1" ] || die "cannot read $1"
 	mbid=$(readelf -n "$1" 2>/dev/null | awk '/Build ID:/ { print $3; exit }')
@@ -120,8 +121,8 @@ module_units() {
 		die "$1 is a module of Linux $vermagic, but $vmlinux is Linux $release"
 	units=$(readelf --debug-dump=info --dwarf-depth=1 "$1" 2>/dev/null | awk '
 		/\(DW_TAG_compile_unit\)/ { cu = 1; next }
-		cu && /DW_AT_name/ { sub(/.*: /, ""); print; cu = 0 }' | grep -v '\.mod\.c$' || true)
-	[ -n "$units" ] || die "$1 has no compilation units in its DWARF: is it the module of the -dbg package?"
+		cu && /DW_AT_name/ { sub(/.*: /, ""); print; cu = 0 }' |
+		grep '\.c$' | grep -v -e '\.mod\.c$' -e '^/' || true)
 }
 
 # The plan: one line "UNIT BUILD-ID" for each unit to compile, whose
@@ -130,6 +131,8 @@ plan=$(mktemp)
 trap 'rm -f "$plan"' EXIT INT TERM
 if [ -n "$module" ]; then
 	module_units "$module"
+	[ -n "$units" ] ||
+		die "$module has no C compilation units in its DWARF: is it the module of the -dbg package?"
 	if [ $# -eq 0 ]; then
 		# shellcheck disable=SC2086 # one unit per word
 		set -- $units
@@ -155,8 +158,8 @@ elif [ -n "$moddir" ]; then
 	for ko in $(find "$moddir" -name '*.ko' | LC_ALL=C sort); do
 		module_units "$ko"
 		for cu in $units; do
-			printf '%s %s\n' "$cu" "$mbid" >>"$plan"
-		done
+			if [ -f "$src/$cu" ]; then printf '%s %s\n' "$cu" "$mbid"; fi
+		done >>"$plan"
 		nmod=$((nmod + 1))
 	done
 	[ "$nmod" -gt 0 ] || die "$moddir has no modules (*.ko)"
