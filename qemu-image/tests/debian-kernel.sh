@@ -107,11 +107,19 @@ my $attr = pack('L', 0x21);		# ATTR_RO | ATTR_ARCH
 ioctl($f, 0x40047211, $attr) or die "FAT_IOCTL_SET_ATTRIBUTES: $!\n";
 EOF_PERL
 spec='fat_ioctl_set_attributes user_attr[0]'
-reset_probes
-PROBE_OPTS="-m $fatko"
-probe "$spec" 'user_attr=\+u0\(%[a-z0-9]+\):x32' "the attributes from user memory"
-record 'probe:fat_ioctl_set_attributes*' perl /tmp/setattr.pl /mnt/vfat/file
-check "perf script shows the attributes the ioctl was given" 'user_attr=0x21( |$)'
+# The module as the -dbg package's .ko, and by its name, as it is typed
+# with that package installed: perf finds the package's fat.ko where
+# Debian puts it, also where the module is installed compressed (6.12's
+# fat.ko.xz), which stock perf looks for under the compressed file's
+# name ("perf probe: Find a compressed module's debuginfo where
+# distributions put it").
+for m in "$fatko" fat; do
+	reset_probes
+	PROBE_OPTS="-m $m"
+	probe "$spec" 'user_attr=\+u0\(%[a-z0-9]+\):x32' "the attributes from user memory (-m ${m##*/})"
+	record 'probe:fat_ioctl_set_attributes*' perl /tmp/setattr.pl /mnt/vfat/file
+	check "perf script shows the attributes the ioctl was given (-m ${m##*/})" 'user_attr=0x21( |$)'
+done
 # Stock perf's definition reads kernel memory at the user address; on
 # x86 the kernel reads an address below TASK_SIZE as user memory anyway
 # (probe_mem_read(), CONFIG_ARCH_HAS_NON_OVERLAPPING_ADDRESS_SPACE), so
@@ -133,16 +141,6 @@ else
 	fail "stock perf's definition can be written to kprobe_events"
 fi
 echo '-:probe/stock_attr' >>/sys/kernel/tracing/kprobe_events 2>/dev/null
-# The module by its name, as it is typed with the -dbg package installed:
-# perf finds the package's fat.ko where Debian puts it, also where the
-# module is installed compressed (6.12's fat.ko.xz), which stock perf
-# looks for under the compressed file's name ("perf probe: Find a
-# compressed module's debuginfo where distributions put it").
-reset_probes
-PROBE_OPTS="-m fat"
-probe "$spec" 'user_attr=\+u0\(%[a-z0-9]+\):x32' "the attributes from user memory, the module by name"
-record 'probe:fat_ioctl_set_attributes*' perl /tmp/setattr.pl /mnt/vfat/file
-check "perf script shows the attributes, the module by name" 'user_attr=0x21( |$)'
 reset_probes
 installed=$(modinfo -n fat 2>/dev/null)
 perf-stock probe -m fat -D "$spec" >/tmp/stock.def 2>&1
