@@ -351,10 +351,13 @@ static void count(struct tally *t, int kind, struct user_tags_die *ud)
 	}
 }
 
-/* What perf found out about the unit's object, from any of its variables */
+/*
+ * What perf found out about the unit's object, from any of its variables;
+ * the reason names the object's path, whole.
+ */
 struct unit_state {
 	int		object;		/* 1: it matches, 0: it does not, -1: ? */
-	char		why[160];
+	char		why[PATH_MAX + 128];
 };
 
 static void learn_object(struct unit_state *us, struct user_tags_die *ud)
