@@ -43,7 +43,7 @@ help:
 		'                   bench-ccache-clones, bench-events: the other costs' \
 		'                   (bench/README.md)' \
 		'make user-tags-kernel  the __user tags of all of Debian'"'"'s kernel, one artifact per' \
-		'                   build-id, to serve with debuginfod -F (1.5 hours; not in check)' \
+		'                   build-id, to serve with debuginfod -F (hours; not in check)' \
 		'make fuzz          the three fuzzers to their targets, every generation (hours)' \
 		'make clean         remove build/' \
 		'' \

@@ -16,7 +16,7 @@
 #              the tags into one artifact per build-id (wall clock), the
 #              size of the artifacts against Debian's -dbg package.
 # The tagged build and the artifacts are those of make user-tags-kernel
-# (scripts/user-tags-kernel.sh: about 1.5 hours on 2 CPUs, once per
+# (scripts/user-tags-kernel.sh: hours on 2 CPUs, once per
 # source, configuration and plugin).  The answers are those of perf's own
 # util/probe-user-tags.o and util/dwarf-aux.o (bench/user-tags-coverage.c).
 # Host-side and offline.  Not a test suite: it prints figures (RECORD=1:

@@ -6,7 +6,7 @@
 # ready to serve (debuginfod -F FOLDER): make user-tags-kernel.  Every
 # unit is compiled once (scripts/user-tags.sh -k, from the tagged tree of
 # make tags-tree) into the cache, then packed (scripts/user-tags-artifact.sh)
-# into $CACHE/user-tags-kernel/RELEASE/artifacts.  About 1.5 hours for
+# into $CACHE/user-tags-kernel/RELEASE/artifacts.  Hours for
 # the cloud flavour on 2 CPUs; not part of make check (the tests use a
 # few units and modules: make debian-tags).  The build folder is kept:
 # a run that stops is taken up where it stopped.
@@ -37,7 +37,7 @@ fi
 	die "the tags of all of $DEBIAN_KERNEL are not made, or not up to date: run 'make user-tags-kernel'"
 rm -f "$out/.stamp"
 nko=$(find "$moddir" -name '*.ko' | wc -l)
-info TAGS "every unit of $DEBIAN_KERNEL and its $nko modules into $out (about 1.5 hours on 2 CPUs)" >&2
+info TAGS "every unit of $DEBIAN_KERNEL and its $nko modules into $out (hours on 2 CPUs)" >&2
 mkdir -p "$out/tags"
 t0=$(date +%s)
 # A unit that does not compile is reported, and has no tags.
