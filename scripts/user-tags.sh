@@ -198,11 +198,17 @@ done
 obj=${obj:-$dir/.build}
 mkdir -p "$obj"
 obj=$(cd "$obj" && pwd)
-key=$( { cat "$config" "$0" "$src/scripts/gcc-plugins/user_dwarf_plugin.c"; printf '%s\n' "$cc" "$src"; } |
-	sha256sum | cut -d' ' -f1)
+# The folder's key: what its objects depend on beyond what kbuild tracks
+# (the configuration that the block below makes, the plugin, the
+# compiler), so that a change elsewhere in this script does not throw a
+# whole kernel's objects away.
+key=$( { cat "$config" "$src/scripts/gcc-plugins/user_dwarf_plugin.c";
+	sed -n '/^# configure: begin/,/^# configure: end/p' "$0";
+	printf '%s\n' "$cc" "$src"; } | sha256sum | cut -d' ' -f1)
 
 kmake() { make -C "$src" O="$obj" CC="$cc" HOSTCC="${HOSTCC:-gcc}" "$@"; }
 
+# configure: begin
 if [ "$(cat "$obj/.user-tags-key" 2>/dev/null)" != "$key" ]; then
 	# Only a build folder of ours, or an empty one, is made anew.
 	[ -f "$obj/.user-tags-key" ] || [ -z "$(ls -A "$obj")" ] ||
@@ -233,6 +239,7 @@ $diff"
 		{ tail -n 20 "$obj/prepare.log" >&2; die "make prepare failed (log: $obj/prepare.log)"; }
 	printf '%s\n' "$key" >"$obj/.user-tags-key"
 fi
+# configure: end
 for b in $(cut -d' ' -f2 "$plan" | LC_ALL=C sort -u) $bid; do
 	d=$(tagsdir "$b")
 	printf '%s\n' "$b" >"$d/build-id.tmp" && mv "$d/build-id.tmp" "$d/build-id"
