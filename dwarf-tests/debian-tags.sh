@@ -263,6 +263,8 @@ user_tags_error "a configuration of another compiler" "is for a kernel built by 
 	-s "$TAGS_TREE" -c "$tmp/config-gcc11" "$vmlinux" fs/open.c
 user_tags_error "a unit that is not C" "is not a C compilation unit" \
 	-s "$TAGS_TREE" -c "$config" "$vmlinux" ../fs/open.c
+user_tags_error "a unit whose name leaves the tree" "is not a C compilation unit" \
+	-s "$TAGS_TREE" -c "$config" "$vmlinux" fs/../../fs/open.c
 user_tags_error "a unit that does not exist" "has no fs/nosuch.c" \
 	-s "$TAGS_TREE" -c "$config" "$vmlinux" fs/nosuch.c
 user_tags_error "a vmlinux without a build-id" "has no build-id" \
@@ -295,15 +297,18 @@ user_tags_error "-k with -m" "not both" \
 srv=$tmp/srv
 mkdir -p "$srv/ours" "$srv/none" "$srv/debian"
 art_ok=true
-sh "$TOP/scripts/user-tags-artifact.sh" -o "$srv/ours/vmlinux.debug" "$tags" >"$tmp/out" 2>&1 &&
-	sh "$TOP/scripts/user-tags-artifact.sh" -o "$srv/ours/fat.debug" "$tags/.modules/fat" >>"$tmp/out" 2>&1 ||
+sh "$TOP/scripts/user-tags-artifact.sh" -o "$srv/ours/vmlinux.debug" "$tags" >"$tmp/out" 2>&1 ||
 	art_ok=false
+for m in "$tags"/.modules/*; do
+	sh "$TOP/scripts/user-tags-artifact.sh" -o "$srv/ours/${m##*/}.debug" "$m" >>"$tmp/out" 2>&1 ||
+		art_ok=false
+done
 objects=$(find "$tags" -name '*.o' ! -path '*/.build/*' -exec cat {} + | wc -c)
-size=$(cat "$srv/ours/vmlinux.debug" "$srv/ours/fat.debug" 2>/dev/null | wc -c)
+size=$(cat "$srv/ours"/*.debug 2>/dev/null | wc -c)
 if $art_ok && [ "$size" -gt 0 ] && [ "$size" -lt $((objects / 2)) ]; then
-	tap_ok "user-tags-artifact.sh: the kernel's and fat's artifacts, $size bytes for $objects bytes of objects"
+	tap_ok "user-tags-artifact.sh: the kernel's and its modules' artifacts, $size bytes for $objects bytes of objects"
 else
-	tap_not_ok "user-tags-artifact.sh: the kernel's and fat's artifacts, less than half the objects' size"
+	tap_not_ok "user-tags-artifact.sh: the kernel's and its modules' artifacts, less than half the objects' size"
 	tap_diag <"$tmp/out"
 fi
 # -d FOLDER: the same artifacts, each named by its build-id (make

@@ -37,7 +37,9 @@
 #            VMLINUX's tags (-o DIR without -m or -k; with -k,
 #            DIR/BUILD-ID/.build for VMLINUX's BUILD-ID)
 #
-# DIR gets DIR/build-id and DIR/CU.o per CU (fs/open.o); a configured and
+# DIR gets DIR/build-id and DIR/CU.o per CU (fs/open.o; a unit that kbuild
+# names through "..", as kvm's arch/x86/kvm/../../../virt/kvm/kvm_main.c,
+# under its name without them: virt/kvm/kvm_main.o); a configured and
 # prepared build folder stays in BUILD for the next CUs.  A CU that
 # does not compile leaves no object.  Environment: CC (default: the
 # compiler that CONFIG names), JOBS.
@@ -114,6 +116,25 @@ c_units() {
 		/\(DW_TAG_compile_unit\)/ { cu = 1; next }
 		cu && /DW_AT_name/ { sub(/.*: /, ""); print; cu = 0 }' |
 		grep '\.c$' | grep -v -e '\.mod\.c$' -e '^/' || true
+}
+
+# normal_unit CU: CU without its "dir/.." steps, as kbuild names the
+# units that a Makefile takes from another folder (kvm's
+# arch/x86/kvm/../../../virt/kvm/kvm_main.c is virt/kvm/kvm_main.c);
+# fails for a name that leaves the tree, or has an empty or "." step.
+normal_unit() {
+	printf '%s\n' "$1" | awk -F/ '{
+		n = 0
+		for (i = 1; i <= NF; i++) {
+			if ($i == "..") { if (n == 0) exit 1; n--; continue }
+			if ($i == "" || $i == ".") exit 1
+			p[++n] = $i
+		}
+		if (n == 0) exit 1
+		s = p[1]
+		for (i = 2; i <= n; i++) s = s "/" p[i]
+		print s
+	}'
 }
 
 # module_units KO: KO's build-id (mbid), and its C units (units; none for
@@ -254,27 +275,32 @@ objs=
 ok=$(mktemp)
 trap 'rm -f "$plan" "$ok"' EXIT INT TERM
 while read -r cu b; do
+	n=$cu
 	case $cu in
-	/*|*../*|./*|*[!A-Za-z0-9_./+-]*|*[!c]|*[!.]c)
+	*/../*|*/./*|*//*) n=$(normal_unit "$cu") || n=/ ;;
+	esac
+	case $n in
+	/*|../*|./*|*[!A-Za-z0-9_./+-]*|*[!c]|*[!.]c)
 		printf 'user-tags.sh: error: %s is not a C compilation unit of the kernel\n' "$cu" >&2
 		status=1
 		continue ;;
 	esac
-	o=${cu%.c}.o
 	if [ ! -f "$src/$cu" ]; then
 		printf 'user-tags.sh: error: %s has no %s\n' "$src" "$cu" >&2
 		status=1
 		continue
 	fi
-	rm -f "$(tagsdir "$b")/$o"
-	printf '%s %s\n' "$o" "$b" >>"$ok"
+	# Kbuild's target is the unit's name; its tags go by the name
+	# without "..", as perf looks for them.
+	rm -f "$(tagsdir "$b")/${n%.c}.o"
+	printf '%s %s %s\n' "${cu%.c}.o" "$b" "${n%.c}.o" >>"$ok"
 done <"$plan"
 [ -s "$ok" ] || exit $status
 objs=$(cut -d' ' -f1 "$ok" | LC_ALL=C sort -u)
 # shellcheck disable=SC2086 # a list of objects
 kmake -s -k -j"${JOBS:-$(nproc)}" $objs >"$obj/cu.log" 2>&1 || true
 nobj=0
-while read -r o b; do
+while read -r o b t; do
 	d=$(tagsdir "$b")
 	if [ ! -f "$obj/$o" ]; then
 		grep -F -A 5 "${o%.o}.c" "$obj/cu.log" | sed -n '1,20p' >&2
@@ -282,10 +308,10 @@ while read -r o b; do
 		status=1
 		continue
 	fi
-	mkdir -p "$(dirname "$d/$o")"
-	cp "$obj/$o" "$d/$o.tmp" && mv "$d/$o.tmp" "$d/$o"
+	mkdir -p "$(dirname "$d/$t")"
+	cp "$obj/$o" "$d/$t.tmp" && mv "$d/$t.tmp" "$d/$t"
 	nobj=$((nobj + 1))
-	[ -n "$moddir" ] || printf '  %-8s %s\n' TAGS "$d/$o" >&2
+	[ -n "$moddir" ] || printf '  %-8s %s\n' TAGS "$d/$t" >&2
 done <"$ok"
 if [ -n "$moddir" ]; then
 	printf '  %-8s %s objects of the image and %s modules, in %s/BUILD-ID\n' \
