@@ -144,7 +144,7 @@ struct tally {
 #define MAX_REASONS	16
 
 static struct tally params, members;
-static unsigned long units_object, c_units;
+static unsigned long units_object, c_units, generated_units;
 static unsigned long reasons[2][MAX_REASONS];
 static const char *const reason_names[MAX_REASONS] = {
 	"no object of the unit in the tagged build",
@@ -513,18 +513,61 @@ static bool is_c_unit(const char *name)
 	return len > 2 && !strcmp(name + len - 2, ".c");
 }
 
+/* A module's generated .mod.c: data only, never compiled for the tags */
+static bool is_generated_unit(const char *name)
+{
+	size_t len = name ? strlen(name) : 0;
+
+	return len > 6 && !strcmp(name + len - 6, ".mod.c");
+}
+
+/*
+ * @name without its "dir/.." steps, into @out, as perf names the object
+ * of a unit that kbuild names through ".." (kvm's virt/kvm units); false
+ * for a name that leaves the tree.
+ */
+static bool normal_name(const char *name, char *out, size_t size)
+{
+	size_t n = 0, len;
+	const char *step, *end;
+
+	for (step = name; *step; step = *end ? end + 1 : end) {
+		end = strchrnul(step, '/');
+		len = end - step;
+		if (len == 2 && !strncmp(step, "..", 2)) {
+			if (!n)
+				return false;
+			while (n && out[n - 1] != '/')
+				n--;
+			if (n)
+				n--;
+			continue;
+		}
+		if (n + len + 2 > size)
+			return false;
+		if (n)
+			out[n++] = '/';
+		memcpy(out + n, step, len);
+		n += len;
+	}
+	out[n] = '\0';
+	return n > 0;
+}
+
 /* The tagged build's object of unit @name, as perf names it */
 static struct debuginfo *open_object(const char *dir, const char *name,
 				     Dwarf_Die *tcu)
 {
 	struct debuginfo *dbg;
 	Dwarf_Off off = 0, next;
-	char path[PATH_MAX];
+	char path[PATH_MAX], normal[PATH_MAX];
 	size_t hsize;
 
 	while (*name == '/')
 		name++;
-	snprintf(path, sizeof(path), "%s/%.*s.o", dir, (int)strlen(name) - 2, name);
+	if (!normal_name(name, normal, sizeof(normal)))
+		return NULL;
+	snprintf(path, sizeof(path), "%s/%.*s.o", dir, (int)strlen(normal) - 2, normal);
 	dbg = debuginfo__new(path);
 	if (dbg && (dwarf_nextcu(dbg->dbg, off, &next, &hsize, NULL, NULL, NULL) ||
 		    !dwarf_offdie(dbg->dbg, off + hsize, tcu))) {
@@ -626,13 +669,16 @@ static int do_target(const char *path, const char *tags)
 		debuginfo__delete(target);
 		return -1;
 	}
-	while (!dwarf_nextcu(target->dbg, off, &next, &hsize, NULL, NULL, NULL)) {
-		if (dwarf_offdie(target->dbg, off + hsize, &cu) &&
-		    is_c_unit(dwarf_diename(&cu))) {
+	for (; !dwarf_nextcu(target->dbg, off, &next, &hsize, NULL, NULL, NULL);
+	     off = next) {
+		if (!dwarf_offdie(target->dbg, off + hsize, &cu))
+			continue;
+		if (is_generated_unit(dwarf_diename(&cu))) {
+			generated_units++;
+		} else if (is_c_unit(dwarf_diename(&cu))) {
 			c_units++;
 			do_unit(tags, target->build_id, &cu);
 		}
-		off = next;
 	}
 	debuginfo__delete(target);
 	return 0;
@@ -642,6 +688,9 @@ static void print_figures(void)
 {
 	printf("units: %lu C units, %lu with an object of the tagged build that matched\n",
 	       c_units, units_object);
+	if (generated_units)
+		printf("  not counted: %lu generated module units (.mod.c: data only)\n",
+		       generated_units);
 	print_tally("parameters", &params, 0);
 	print_tally("members", &members, 1);
 	if (nr_differ > 20)
@@ -653,7 +702,7 @@ static void reset_figures(void)
 	memset(&params, 0, sizeof(params));
 	memset(&members, 0, sizeof(members));
 	memset(reasons, 0, sizeof(reasons));
-	c_units = units_object = 0;
+	c_units = units_object = generated_units = 0;
 	nr_differ = 0;
 }
 
