@@ -86,6 +86,61 @@ field() {
 	sed -n "/^\$/q; s/^$2: //p" "$1"
 }
 
+# patch_subject FILE: the subject of patch FILE as git wrote it,
+# unfolded, without its "[PATCH ...]" prefix (with PREFIX=1: only that
+# prefix's "vN M/T").
+patch_subject() {
+	awk -v prefix="${PREFIX:-}" '
+		/^Subject: / { t = $0; cont = 1; next }
+		cont && /^ / { t = t $0; next }
+		cont {
+			if (prefix) {
+				sub(/^Subject: \[PATCH /, "", t)
+				sub(/\].*/, "", t)
+			} else {
+				sub(/^Subject: \[PATCH[^]]*\] /, "", t)
+			}
+			print t
+			exit
+		}' "$1"
+}
+
+# A generation that is a backport of another (BACKPORT_OF) says, below
+# the '---' of each patch, which patch of the other generation it
+# backports and how it differs (BACKPORT_DIFFS, which the drift suite
+# checks), or why it has no counterpart there.  The other generation's
+# series as they are in their folders: "SUBJECT<tab>FOLDER vN M/T".
+primary_index=$tmp/primary-index
+: >"$primary_index"
+if [ -n "$BACKPORT_OF" ]; then
+	for d in $(load_generation "$BACKPORT_OF" && series_dirs); do
+		series_patches "$d" | while read -r f; do
+			printf '%s\t%s %s\n' "$(patch_subject "$f")" "$d" "$(PREFIX=1 patch_subject "$f")"
+		done
+	done >"$primary_index"
+fi
+# backport_note SUBJECT: the note for the patch SUBJECT, or nothing
+backport_note() {
+	[ -n "$BACKPORT_OF" ] || return 0
+	_theirs=$(awk -F '\t' -v s="$1" '$1 == s { print $2; exit }' "$primary_index")
+	_diff=$(awk -F ' [|] ' -v s="$1" '$1 == s { print $2 "\t" $3; exit }' "$TOP/$BACKPORT_DIFFS")
+	_why=${_diff#*	}
+	case $_why in *.) ;; ?*) _why=$_why. ;; esac
+	if [ -n "$_theirs" ]; then
+		printf 'Backport of [PATCH %s] of the %s series (%s), of the same subject' \
+			"${_theirs#* }" "$BACKPORT_OF" "${_theirs%% *}"
+		if [ -n "$_diff" ]; then
+			printf '.  It differs: %s\n' "$_why"
+		else
+			printf ': the same change.\n'
+		fi
+	elif [ "${_diff%%	*}" = only ]; then
+		printf 'Only in %s, not a backport: %s\n' "$KGEN_NAME" "$_why"
+	else
+		printf 'No patch of that subject in %s'"'"'s series.\n' "$BACKPORT_OF"
+	fi | fold -s -w 72 | sed 's/ *$//'
+}
+
 out_top=${SERIES_OUT:-$TOP}
 export_one() { # folder commit-list
 	dir=$out_top/$1
@@ -133,15 +188,19 @@ export_one() { # folder commit-list
 	GIT_COMMITTER_NAME=$ident_name GIT_COMMITTER_EMAIL=$ident_mail \
 		git -C "$wt" -c format.coverFromDescription=default \
 		-c diff.suppressBlankEmpty=true format-patch -q --zero-commit --no-signature -v "$ver" $cl \
+		--subject-prefix="$(patch_prefix)" \
 		--base=base -o "$out" base..HEAD
 
 	# Each patch's changelog, below its first '---'
 	for f in "$out"/v"$ver"-[0-9]*.patch; do
 		case $f in */v"$ver"-0000-*) continue ;; esac
-		# The subject as git wrote it, unfolded
-		s=$(awk '/^Subject: / { sub(/^Subject: \[PATCH[^]]*\] /, ""); t = $0; cont = 1; next }
-			cont && /^ / { t = t $0; next } cont { print t; exit }' "$f")
-		changelog "$TOP/$1/changes.txt" "$s" >"$tmp/changelog"
+		s=$(patch_subject "$f")
+		backport_note "$s" >"$tmp/changelog"
+		changelog "$TOP/$1/changes.txt" "$s" >"$tmp/versions"
+		if [ -s "$tmp/changelog" ] && [ -s "$tmp/versions" ]; then
+			echo >>"$tmp/changelog"
+		fi
+		cat "$tmp/versions" >>"$tmp/changelog"
 		if [ -s "$tmp/changelog" ]; then
 			awk -v cl="$tmp/changelog" '
 				!done && /^---$/ {

@@ -316,6 +316,13 @@ series_dirs() {
 	printf '%s\n' $KSERIES "$PSERIES"
 }
 
+# patch_prefix: the subject prefix of the generation's mail: "PATCH", or
+# for a backport of another generation (BACKPORT_OF) "PATCH 6.1", as
+# the backports of stable kernels name their kernel.
+patch_prefix() {
+	if [ -n "$BACKPORT_OF" ]; then printf 'PATCH %s\n' "$KGEN_NAME"; else echo PATCH; fi
+}
+
 # series_patches DIR: the patch files of series folder DIR, in order.
 series_patches() {
 	[ -f "$TOP/$1/series" ] || return 0

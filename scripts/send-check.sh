@@ -6,7 +6,8 @@
 # each series applies to base on its own and builds after every patch).
 #
 # Per series: every patch's From: is $SERIES_IDENTITY and signs off as
-# it, last; the subjects carry the version of the series' cover.txt and
+# it, last; the subjects carry the generation's prefix (patch_prefix in
+# lib.sh: "PATCH 6.1" for a backport), the version of the series' cover.txt and
 # number each patch i/N (as git pads them: 01/16); a series of more than one patch has the
 # cover letter, with its subject, base-commit: and no placeholder left;
 # get_maintainer.pl gives addresses for every file a patch touches (that
@@ -47,8 +48,8 @@ for s in $(series_dirs); do
 		subj=$(unfold "$p" Subject)
 		last=$(grep '^Signed-off-by: ' "$p" | tail -n 1)
 		# git pads the number to the width of the count: 01/16
-		want="[PATCH v$ver $(printf "%0${#n}d" "$i")/$n]"
-		[ "$n" -gt 1 ] || want="[PATCH v$ver]"
+		want="[$(patch_prefix) v$ver $(printf "%0${#n}d" "$i")/$n]"
+		[ "$n" -gt 1 ] || want="[$(patch_prefix) v$ver]"
 		bad=
 		[ "$from" = "$SERIES_IDENTITY" ] || bad="$bad
 From: is '$from', not '$SERIES_IDENTITY'"
@@ -79,7 +80,7 @@ the subject '$subj' does not begin with '$want'" ;;
 	cl=$TOP/$s/v$ver-0000-cover-letter.patch
 	if [ "$n" -gt 1 ]; then
 		subj=$(unfold "$cl" Subject 2>/dev/null)
-		if [ -f "$cl" ] && [ "$subj" = "[PATCH v$ver $(printf "%0${#n}d" 0)/$n] $(sed -n '/^$/q; s/^Subject: //p' "$TOP/$s/cover.txt")" ] &&
+		if [ -f "$cl" ] && [ "$subj" = "[$(patch_prefix) v$ver $(printf "%0${#n}d" 0)/$n] $(sed -n '/^$/q; s/^Subject: //p' "$TOP/$s/cover.txt")" ] &&
 			grep -q '^base-commit: [0-9a-f]\{40\}$' "$cl" && ! grep -q '\*\*\* .* HERE \*\*\*' "$cl"; then
 			tap_ok "$s: cover letter v$ver-0000 with its subject and base-commit:"
 		else
