@@ -130,6 +130,29 @@ kcache_store() {
 		sed "1,${KERNEL_CACHE_KEEP}d" | xargs -r rm -rf
 }
 
+# piggy_stale: true when a piggy.o that the compiler made through ccache
+# (x86: it assembles piggy.S, whose .incbin takes the compressed vmlinux)
+# does not hold, in the section of its .incbin, exactly the file that
+# the .incbin names; or when that cannot be checked.  A piggy.o made
+# without ccache (s390: objcopy) is what make made of the file itself.
+piggy_stale() {
+	# shellcheck disable=SC2044 # paths of our build folder, without blanks
+	for _o in $(find "$KOBJ/arch" -name piggy.o); do
+		grep -q ccache "${_o%/piggy.o}/.piggy.o.cmd" 2>/dev/null || continue
+		_s=${_o%.o}.S
+		_inc=$(sed -n 's/^\.incbin "\(.*\)"$/\1/p' "$_s" 2>/dev/null)
+		_sec=$(sed -n 's/^\.section "\([^"]*\)".*/\1/p' "$_s" 2>/dev/null | head -n 1)
+		[ -n "$_inc" ] && [ -n "$_sec" ] && [ -f "$KOBJ/$_inc" ] || return 0
+		# shellcheck disable=SC2046 # offset and size, two hexadecimal words
+		set -- $(readelf -S -W "$_o" | sed 's/^ *\[ *[0-9]*\] *//' |
+			awk -v s="$_sec" '$1 == s { print $4, $5 }')
+		[ $# -eq 2 ] && [ "$((0x$2))" -eq "$(wc -c <"$KOBJ/$_inc")" ] || return 0
+		tail -c +"$((0x$1 + 1))" "$_o" | head -c "$((0x$2))" |
+			cmp -s - "$KOBJ/$_inc" || return 0
+	done
+	return 1
+}
+
 mkdir -p "$KOBJ" "$CACHE/ccache"
 export CCACHE_DIR="$CACHE/ccache"
 export CCACHE_MAXSIZE="${CCACHE_MAXSIZE:-5G}"
@@ -284,14 +307,19 @@ cat "$log.build" >>"$log" && rm -f "$log.build"
 # not see: when vmlinux changed but its compressed size did not, piggy.o
 # came back from the cache with the previous kernel inside, and the guest
 # ran a kernel whose build ID was not vmlinux's (perf in it found no
-# vmlinux).  Assemble it again, without the cache.
-find "$KOBJ/arch" -name piggy.o -exec rm -f {} +
-(
-	CCACHE_DISABLE=1
-	export CCACHE_DISABLE
-	run_logged "$log.image" kmake -j"$(ncpus)" all
-) || die "building the image again failed (log: ${log#"$TOP"/})"
-cat "$log.image" >>"$log" && rm -f "$log.image"
+# vmlinux).  Where that happened, or cannot be ruled out, assemble it
+# again, without the cache (a second make all: a minute or more, as it
+# links vmlinux again).
+if piggy_stale; then
+	find "$KOBJ/arch" -name piggy.o -exec rm -f {} +
+	(
+		CCACHE_DISABLE=1
+		export CCACHE_DISABLE
+		run_logged "$log.image" kmake -j"$(ncpus)" all
+	) || die "building the image again failed (log: ${log#"$TOP"/})"
+	cat "$log.image" >>"$log" && rm -f "$log.image"
+	! piggy_stale || die "$KOBJ: piggy.o does not hold the compressed vmlinux, even without ccache"
+fi
 [ -f "$KOBJ/$image" ] || die "kernel build produced no $KOBJ/$image"
 stamp_write "$KOBJ/.uaccess-probe-built" "$key"
 ln -sf "$image" "$KOBJ/kernel-image"

@@ -5,8 +5,10 @@
 # verdict is replayed only for what was tested (the key of a suite changes
 # with the builds it tests and the settings it reads, and only with
 # those), and a skip that scripts/known-skips.txt does not list is found
-# (scripts/skips.sh).  Works in a throwaway build folder with stand-in
-# builds; nothing is built.  TAP on stdout.
+# (scripts/skips.sh); and a kernel build checks that its compressed
+# image holds its own vmlinux (scripts/kernel.sh, piggy_stale).  Works in
+# a throwaway build folder with stand-in builds (one assembled piggy.o);
+# nothing of the project is built.  TAP on stdout.
 set -u
 . "$(dirname -- "$0")/lib.sh"
 tap_begin
@@ -209,6 +211,40 @@ git -C "$g" add -A && git -C "$g" -c user.name=t -c user.email=t@t commit -q -m 
 echo two >"$g/kernel/fork.c"
 differs "a change to the kernel changes it" "$k1" "$(kkey)"
 [ -n "$spec" ] || echo "scripts/kernel.sh has no tree_key line with pathspecs" | tap_diag
+
+# A kernel build takes the compressed image's piggy.o, which ccache can
+# return with another vmlinux inside (kernel.sh, piggy_stale), only where
+# it holds the very file that its .incbin names.
+eval "$(sed -n '/^piggy_stale() {/,/^}/p' "$TOP/scripts/kernel.sh")"
+KOBJ=$t/piggy
+c=$KOBJ/arch/x86/boot/compressed
+mkdir -p "$c"
+head -c 4096 /dev/urandom >"$c/vmlinux.bin.gz"
+printf '%s\n' '.section ".rodata..compressed","a",@progbits' 'input_data:' \
+	'.incbin "arch/x86/boot/compressed/vmlinux.bin.gz"' 'input_data_end:' \
+	'.section ".rodata","a",@progbits' '.long 4096' >"$c/piggy.S"
+echo 'cmd_arch/x86/boot/compressed/piggy.o := ccache clang -c -o piggy.o piggy.S' >"$c/.piggy.o.cmd"
+piggy_is() {
+	if piggy_stale; then _got=stale; else _got=fresh; fi
+	if [ "$_got" = "$1" ]; then tap_ok "piggy.o: $2: $1"; else
+		tap_not_ok "piggy.o: $2: $1" && echo "got: $_got" | tap_diag
+	fi
+}
+if (cd "$KOBJ" && as -o "$c/piggy.o" "$c/piggy.S"); then
+	piggy_is fresh "it holds the compressed vmlinux"
+	head -c 4096 /dev/urandom >"$c/vmlinux.bin.gz"
+	piggy_is stale "the compressed vmlinux changed, its size did not"
+	(cd "$KOBJ" && as -o "$c/piggy.o" "$c/piggy.S")
+	printf x >>"$c/vmlinux.bin.gz"
+	piggy_is stale "the compressed vmlinux grew"
+	echo 'cmd_arch/s390/boot/piggy.o := objcopy -I binary ...' >"$c/.piggy.o.cmd"
+	piggy_is fresh "made without ccache (objcopy, as on s390), by make from the file"
+	echo 'cmd_arch/x86/boot/compressed/piggy.o := ccache clang -c' >"$c/.piggy.o.cmd"
+	rm "$c/piggy.S"
+	piggy_is stale "its piggy.S is gone, so nothing can be checked"
+else
+	tap_not_ok "piggy.o: the host's assembler (binutils) makes a stand-in"
+fi
 
 [ -n "${VERDICTS_KEEP:-}" ] || rm -rf "$t"
 tap_done
