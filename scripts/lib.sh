@@ -283,11 +283,26 @@ kmake_in() {
 	# descriptors of globals (.rodata) name the clone that compiled the
 	# object first.
 	_kbuild=$(build_real)
+	# The host programs (fixdep, kconfig, modpost, objtool: some 50
+	# objects in every build folder) through ccache too, so that the
+	# kernels of one tree share them: the compiler that Kbuild would
+	# take, HOSTCC of the flags, clang with LLVM=, or else gcc.
+	# shellcheck disable=SC2086 # $_kflags is a list of assignments
+	_khostcc=$(printf '%s\n' $_kflags | sed -n 's/^HOSTCC=//p')
+	if [ -z "$_khostcc" ]; then
+		# shellcheck disable=SC2086 # $_kflags is a list of assignments
+		case " $(printf '%s ' $_kflags)" in
+		*" LLVM=1 "*) _khostcc=clang ;;
+		*" LLVM=-"*) _khostcc=clang-$(printf '%s\n' $_kflags | sed -n 's/^LLVM=-//p') ;;
+		*" LLVM="*/*) _khostcc=$(printf '%s\n' $_kflags | sed -n 's/^LLVM=//p')clang ;;
+		*) _khostcc=gcc ;;
+		esac
+	fi
 	# shellcheck disable=SC2086 # $_kflags is a list of assignments
 	CCACHE_EXTRAFILES=$_kextra CCACHE_BASEDIR=$_kbuild \
 		CCACHE_IGNOREOPTIONS='-fdebug-prefix-map=* -fmacro-prefix-map=*' \
 		make -C "$_ktree" O="$_kobj" \
-		ARCH="$KBUILD_ARCH" CC="ccache $_kcc" $_kflags \
+		ARCH="$KBUILD_ARCH" CC="ccache $_kcc" $_kflags HOSTCC="ccache $_khostcc" \
 		KCFLAGS="-fdebug-prefix-map=$_kbuild/=$DEBUG_PREFIX/" \
 		KAFLAGS="-fdebug-prefix-map=$_kbuild/=$DEBUG_PREFIX/" "$@"
 }
