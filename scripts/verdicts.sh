@@ -237,8 +237,8 @@ if (cd "$KOBJ" && as -o "$c/piggy.o" "$c/piggy.S"); then
 	(cd "$KOBJ" && as -o "$c/piggy.o" "$c/piggy.S")
 	printf x >>"$c/vmlinux.bin.gz"
 	piggy_is stale "the compressed vmlinux grew"
-	echo 'cmd_arch/s390/boot/piggy.o := objcopy -I binary ...' >"$c/.piggy.o.cmd"
-	piggy_is fresh "made without ccache (objcopy, as on s390), by make from the file"
+	echo 'cmd_arch/x86/boot/compressed/piggy.o := objcopy -I binary ...' >"$c/.piggy.o.cmd"
+	piggy_is fresh "made without ccache (objcopy), by make from the file itself"
 	echo 'cmd_arch/x86/boot/compressed/piggy.o := ccache clang -c' >"$c/.piggy.o.cmd"
 	rm "$c/piggy.S"
 	piggy_is stale "its piggy.S is gone, so nothing can be checked"
