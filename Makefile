@@ -21,7 +21,6 @@ BUILD := build
 	payload-gcc payload-debug kernel-stock-debug payload-stock-debug gcc-objects clang-objects dwarf-marks proof-init demo shell \
 	check check-host check-vm check-gcc check-plan check-needs export-series perf-asan perf-specfuzz send-check timings bench \
 	user-tags-kernel bench-gcc-plugin bench-user-tags bench-user-tags-coverage bench-ccache bench-ccache-clones \
-	bench-kernel-image-pass \
 	bench-events payload-stock fuzz clean
 
 help:
@@ -41,8 +40,7 @@ help:
 		'make send-check    each series as it would be mailed' \
 		'make bench         what the __user detection costs perf probe -D; bench-gcc-plugin,' \
 		'                   bench-user-tags, bench-user-tags-coverage, bench-ccache,' \
-		'                   bench-ccache-clones, bench-kernel-image-pass, bench-events:' \
-		'                   the other costs' \
+		'                   bench-ccache-clones, bench-events: the other costs' \
 		'                   (bench/README.md)' \
 		'make user-tags-kernel  the __user tags of all of Debian'"'"'s kernel, one artifact per' \
 		'                   build-id, to serve with debuginfod -F (hours; not in check)' \
@@ -455,11 +453,6 @@ bench-gcc-plugin: gcc-objects
 # What ccache costs a kernel build on an empty cache, in each of its modes.
 bench-ccache: kernel
 	@sh bench/ccache-modes.sh
-
-# What the second make all of a kernel build costs, which kernel.sh now
-# runs only where ccache gave a stale piggy.o.
-bench-kernel-image-pass: $(if $(filter-out clang,$(or $(KCC),clang)),kernel-$(KCC),kernel)
-	@sh bench/kernel-image-pass.sh
 
 # What a second clone at another path gets from the first one's ccache.
 bench-ccache-clones: $(if $(filter-out clang,$(or $(KCC),clang)),kernel-$(KCC),kernel)
