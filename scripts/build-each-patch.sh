@@ -3,9 +3,10 @@
 #
 # Each series as it would be mailed: applied with 'git am' to a fresh
 # tree of its base (tag "base" of $TREE, in a separate git worktree,
-# build/each/linux, so that $TREE is left alone), on its own, and built
-# after every patch; then its cover letter's diffstat compared with what
-# the series changes.  One TAP line per patch and compiler.
+# build/each/linux, so that $TREE is left alone), on its own after the
+# series it depends on (Depends-on: in its cover.txt), and built after
+# every patch; then its cover letter's diffstat compared with what the
+# series changes.  One TAP line per patch and compiler.
 #
 # perf patches (PSERIES of kernel/generations/$KGEN.conf): perf, built
 # with gcc.
@@ -236,6 +237,18 @@ for s in $(series_dirs); do
 	git -C "$wt" am --abort >/dev/null 2>&1
 	git -C "$wt" checkout -q -f --detach base
 	applied=yes
+	# What it depends on, as mailed before it: built in its own pass
+	for p in $(for d in $(series_prereqs "$s"); do series_patches "$d"; done); do
+		if ! git -C "$wt" am -q "$p" >"$out/am.log" 2>&1; then
+			tap_not_ok "$s: ${p##*/}, which it depends on, applies with git am to base"
+			tap_diag <"$out/am.log"
+			failed=1
+			applied=
+			break
+		fi
+	done
+	[ -n "$applied" ] || continue
+	from=$(git -C "$wt" rev-parse HEAD)
 	for p in $(series_patches "$s"); do
 		if ! git -C "$wt" am -q "$p" >"$out/am.log" 2>&1; then
 			tap_not_ok "$s: ${p##*/} applies with git am to base"
@@ -251,7 +264,7 @@ for s in $(series_dirs); do
 	done
 	[ -n "$applied" ] || continue
 	# The cover letter's diffstat is the series'
-	git -C "$wt" diff --stat=72 base HEAD >"$out/stat.series"
+	git -C "$wt" diff --stat=72 "$from" HEAD >"$out/stat.series"
 	cover_stat "$s" >"$out/stat.cover"
 	if diff -u "$out/stat.cover" "$out/stat.series" >"$out/stat.diff"; then
 		tap_ok "$s: the cover letter's diffstat is the series'"

@@ -42,9 +42,16 @@ done
 
 base=$(dpkg-query -W -f '${Version}' "$SRC_PKG" 2>/dev/null) || base=
 [ -n "$base" ] || die "$SRC_PKG is not installed: run 'make deps'"
-first=$(series_patches "$PSERIES" | head -n 1)
-sv=$(basename "$first" | sed -n 's/^v\([0-9][0-9]*\)-.*/\1/p')
-[ -n "$sv" ] || die "cannot tell the version of the series in $PSERIES from ${first:-its first patch}"
+# The version of perf's series: one for all of them (the fixes' first
+# patch tells it, and the others must agree).
+sv=
+for d in $(perf_series_dirs); do
+	first=$(series_patches "$d" | head -n 1)
+	v=$(basename "$first" | sed -n 's/^v\([0-9][0-9]*\)-.*/\1/p')
+	[ -n "$v" ] || die "cannot tell the version of the series in $d from ${first:-its first patch}"
+	[ -z "$sv" ] || [ "$v" = "$sv" ] || die "perf's series have versions $sv and $v: one package carries one version"
+	sv=$v
+done
 version=$base+uaccessprobe.v$sv
 upstream=${base%%-*}
 series=$(printf '%s\n' "$upstream" | cut -d. -f1,2)
@@ -113,11 +120,13 @@ EOF
 # same commit).
 when=$(git -C "$TOP" log -1 --format=%cD -- "$PSERIES")
 [ -n "$when" ] || when=$(date -R)
-subjects=$(series_patches "$PSERIES" | wc -l)
+subjects=$(for d in $(perf_series_dirs); do series_patches "$d"; done | wc -l)
+nseries=$(perf_series_dirs | wc -l)
 {
 	printf 'linux-perf (%s) bookworm; urgency=medium\n\n' "$version"
 	printf '  * perf of %s %s,\n' "$SRC_PKG" "$base"
-	printf '    with the uaccess-probe perf series v%s (%s patches): perf probe\n' "$sv" "$subjects"
+	printf '    with the uaccess-probe perf series v%s (%s patches in %s series):\n' "$sv" "$subjects" "$nseries"
+	printf '    perf probe fixes, and perf probe\n'
 	printf '    reads __user from the kernel'"'"'s DWARF and chooses user or kernel\n'
 	printf '    memory for each dereference; --user-tags takes __user from a\n'
 	printf '    tagged build of the kernel.\n'

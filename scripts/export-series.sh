@@ -7,17 +7,22 @@
 #
 #   - each commit goes to the series that 'make tree' applied it from (its
 #     note in refs/notes/series); a new commit without a note that touches
-#     only tools/perf/ goes to PSERIES, any other new commit must be given
-#     one: git -C build/linux notes --ref series add -m kernel/NAME COMMIT
-#   - each series is picked onto 'base' on its own, in a scratch worktree,
-#     so that it applies to the base without the others, and written by
-#     'git format-patch -v N --base=base' (with --cover-letter when it has
-#     more than one patch): the version in every subject, base-commit: in
-#     the cover letter (or the single patch), the shortlog and diffstat
-#     made by git;
+#     only tools/perf/ goes to the perf series of the commit before it (to
+#     the first of PSERIES after a kernel commit), any other new commit
+#     must be given one: git -C build/linux notes --ref series add -m
+#     kernel/NAME COMMIT
+#   - each series is picked onto 'base' on its own, with the series it
+#     depends on (its cover.txt's "Depends-on:") picked first, in a
+#     scratch worktree, so that it applies to the base without the others,
+#     and written by 'git format-patch -v N --base=base' (with
+#     --cover-letter when it has more than one patch): the version in
+#     every subject, base-commit: in the cover letter (or the single
+#     patch) and a prerequisite-patch-id: for each patch it depends on,
+#     the shortlog and diffstat made by git;
 #   - the hand-written parts come from the series folder: cover.txt
-#     (first line "Version: N", then "Subject: ...", a blank line and the
-#     cover letter's text: what, why, changes in vN, the figures), and
+#     (first line "Version: N", then "Subject: ...", optionally
+#     "Depends-on: FOLDER" and "RFC: yes", a blank line and the cover
+#     letter's text: what, why, changes in vN, the figures), and
 #     changes.txt (each patch's changelog, put below its '---');
 #   - From: and Signed-off-by: are $SERIES_IDENTITY (scripts/lib.sh);
 #     dates are the commits' author dates, the cover letter's that of its
@@ -55,17 +60,23 @@ cleanup() {
 trap cleanup EXIT
 
 # Which series each commit belongs to
+prev=
 for c in $(git -C "$TREE" rev-list --reverse base..HEAD); do
 	s=$(git -C "$TREE" notes --ref series show "$c" 2>/dev/null || true)
 	if [ -z "$s" ]; then
 		other=$(git -C "$TREE" diff-tree --no-commit-id --name-only -r "$c" |
 			grep -v '^tools/perf/' || true)
 		[ -n "$other" ] && die "commit $(git -C "$TREE" log -1 --format='%h %s' "$c") belongs to no series: name it with 'git -C $TREE notes --ref series add -m SERIES $(git -C "$TREE" rev-parse --short "$c")' (SERIES: one of $(series_dirs | tr '\n' ' '))"
-		s=$PSERIES
+		if perf_series_dirs | grep -qx "$prev"; then
+			s=$prev
+		else
+			s=$(perf_series_dirs | head -n 1)
+		fi
 	fi
 	series_dirs | grep -qx "$s" ||
 		die "commit $(git -C "$TREE" log -1 --format='%h %s' "$c") is noted for series '$s', which kernel/generations/$KGEN_NAME.conf does not list"
 	echo "$c" >>"$tmp/$(echo "$s" | tr / _)"
+	prev=$s
 done
 
 git -C "$TREE" worktree prune
@@ -156,8 +167,19 @@ export_one() { # folder commit-list
 	[ -n "$subject" ] || die "$1/cover.txt: 'Subject: ...' is missing"
 	total=$(wc -l <"$list")
 
-	# The series on its own, from base, as the sender's commits
+	# The series on its own, from base, after the series it depends
+	# on, as the sender's commits
 	git -C "$wt" checkout -q --detach base
+	for d in $(series_prereqs "$1"); do
+		dl=$tmp/$(echo "$d" | tr / _)
+		[ -s "$dl" ] || die "$1 depends on $d, which has no commits"
+		cat "$dl"
+	done >"$tmp/prereqs"
+	while read -r c; do
+		git -C "$wt" cherry-pick --allow-empty "$c" >"$tmp/pick.log" 2>&1 ||
+			die "$(series_prereqs "$1" | tr '\n' ' ')does not apply to base on its own at: $(git -C "$TREE" log -1 --format='%h %s' "$c")"
+	done <"$tmp/prereqs"
+	from=$(git -C "$wt" rev-parse HEAD)
 	while read -r c; do
 		if ! git -C "$wt" cherry-pick --allow-empty "$c" >"$tmp/pick.log" 2>&1; then
 			cat "$tmp/pick.log" >&2
@@ -180,16 +202,20 @@ export_one() { # folder commit-list
 	rm -rf "$out"
 	cl=
 	[ "$total" -gt 1 ] && cl=--cover-letter
+	# The index lines' abbreviated hashes at git's shortest, 7 digits
+	# (longer only where that is ambiguous): left to git, their length
+	# grows with the objects it counts in the tree's packs, and a tree
+	# that was cloned or repacked would export other files.
 	# A blank line of context is an empty line, not a lone space
 	# (diff.suppressBlankEmpty; git am takes either): checkpatch run
 	# on a patch file that git tracks, as in this repository, checks it
 	# as a source file, where the space is trailing whitespace.
 	# shellcheck disable=SC2086 # $cl: one option or none
 	GIT_COMMITTER_NAME=$ident_name GIT_COMMITTER_EMAIL=$ident_mail \
-		git -C "$wt" -c format.coverFromDescription=default \
+		git -C "$wt" -c format.coverFromDescription=default -c core.abbrev=7 \
 		-c diff.suppressBlankEmpty=true format-patch -q --zero-commit --no-signature -v "$ver" $cl \
-		--subject-prefix="$(patch_prefix)" \
-		--base=base -o "$out" base..HEAD
+		--subject-prefix="$(patch_prefix "$1")" \
+		--base=base -o "$out" "$from..HEAD"
 
 	# Each patch's changelog, below its first '---'
 	for f in "$out"/v"$ver"-[0-9]*.patch; do

@@ -47,7 +47,7 @@ need_vars() {
 load_generation() {
 	GEN_CONF=$GEN_DIR/$1.conf
 	[ -f "$GEN_CONF" ] || die "no kernel generation '$1': no ${GEN_CONF#"$TOP"/} (known: $(list_descriptors "$GEN_DIR"))"
-	KGEN_NAME='' SRC_PKG='' SRC_TARBALL='' KSERIES='' PSERIES='' TAGS_SERIES=''
+	KGEN_NAME='' SRC_PKG='' SRC_TARBALL='' KSERIES='' PSERIES='' PSERIES_PARTS='' TAGS_SERIES=''
 	KCONFIGS='' KCONFIGS_GCC='' KCONFIGS_DEBUG='' TRACEFS_README='' SUITES='' KNOWN_FAILURES='' GUEST_BTF='' KERNEL_DWARF_CASES=''
 	DEBIAN_TAGS_CASES='' PROOF_CASES='' BACKPORT_OF='' BACKPORT_DIFFS=''
 	# shellcheck source=../kernel/generations/6.1.conf
@@ -328,14 +328,53 @@ debug_path() {
 # them: the kernel's (KSERIES, one per tree that takes it), then perf's.
 series_dirs() {
 	# shellcheck disable=SC2086 # a list of folders without blanks
-	printf '%s\n' $KSERIES "$PSERIES"
+	printf '%s\n' $KSERIES
+	perf_series_dirs
 }
 
-# patch_prefix: the subject prefix of the generation's mail: "PATCH", or
-# for a backport of another generation (BACKPORT_OF) "PATCH 6.1", as
-# the backports of stable kernels name their kernel.
+# perf_series_dirs: perf's series folders, in the order they apply: the
+# folders PSERIES_PARTS of PSERIES (the fixes, then the series that build
+# on them), or PSERIES itself.
+perf_series_dirs() {
+	if [ -z "$PSERIES_PARTS" ]; then
+		printf '%s\n' "$PSERIES"
+		return
+	fi
+	for _part in $PSERIES_PARTS; do
+		printf '%s/%s\n' "$PSERIES" "$_part"
+	done
+}
+
+# series_field DIR NAME: the value of header line "NAME: value" of the
+# cover.txt of series folder DIR (the lines before its first blank one).
+series_field() {
+	[ -f "$TOP/$1/cover.txt" ] || return 0
+	sed -n "/^\$/q; s/^$2: //p" "$TOP/$1/cover.txt"
+}
+
+# series_prereqs DIR: the series that DIR applies on top of, one per
+# line, the first to apply first: its cover.txt's "Depends-on: FOLDER",
+# and what that one depends on.  A series without one applies to base.
+series_prereqs() {
+	_dep=$(series_field "$1" Depends-on)
+	[ -n "$_dep" ] || return 0
+	case " $(series_dirs | tr '\n' ' ') " in
+	*" $_dep "*) ;;
+	*) die "$1/cover.txt: Depends-on: $_dep is not a series of generation $KGEN_NAME" ;;
+	esac
+	(series_prereqs "$_dep")
+	printf '%s\n' "$_dep"
+}
+
+# patch_prefix [DIR]: the subject prefix of the mail of series DIR:
+# "PATCH", "RFC PATCH" for a series whose cover.txt says "RFC: yes", and
+# for a backport of another generation (BACKPORT_OF) the generation
+# after it ("PATCH 6.1"), as the backports of stable kernels name their
+# kernel.
 patch_prefix() {
-	if [ -n "$BACKPORT_OF" ]; then printf 'PATCH %s\n' "$KGEN_NAME"; else echo PATCH; fi
+	_pp=PATCH
+	[ "$(series_field "${1:-}" RFC)" != yes ] || _pp="RFC PATCH"
+	if [ -n "$BACKPORT_OF" ]; then printf '%s %s\n' "$_pp" "$KGEN_NAME"; else echo "$_pp"; fi
 }
 
 # series_patches DIR: the patch files of series folder DIR, in order.

@@ -34,7 +34,7 @@ series_own() {
 	done
 	return 1
 }
-# Not a kernel version: "[PATCH 6.1 v12 ...]" is a backport's prefix.
+# Not a kernel version: "[PATCH 6.1 v13 ...]" is a backport's prefix.
 patch_number='(^|[^[:alnum:]_@/-])patch(es)?[[:space:]]+#?[0-9]+(\.[^0-9]|\.$|[^.0-9]|$)'
 git ls-files | while read -r f; do
 	series_own "$f" && continue

@@ -6,10 +6,13 @@
 # each series applies to base on its own and builds after every patch).
 #
 # Per series: every patch's From: is $SERIES_IDENTITY and signs off as
-# it, last; the subjects carry the generation's prefix (patch_prefix in
-# lib.sh: "PATCH 6.1" for a backport), the version of the series' cover.txt and
+# it, last; the subjects carry the series' prefix (patch_prefix in
+# lib.sh: "RFC PATCH" for an RFC, "PATCH 6.1" for a backport), the
+# version of the series' cover.txt and
 # number each patch i/N (as git pads them: 01/16); a series of more than one patch has the
 # cover letter, with its subject, base-commit: and no placeholder left;
+# a series that depends on others (Depends-on: in cover.txt) names each
+# of their patches by a prerequisite-patch-id: after its base-commit:;
 # get_maintainer.pl gives addresses for every file a patch touches (that
 # every file a patch adds is in a MAINTAINERS section is the patches
 # suite's: checkpatch asks it).  Then 'make export-series'
@@ -48,8 +51,8 @@ for s in $(series_dirs); do
 		subj=$(unfold "$p" Subject)
 		last=$(grep '^Signed-off-by: ' "$p" | tail -n 1)
 		# git pads the number to the width of the count: 01/16
-		want="[$(patch_prefix) v$ver $(printf "%0${#n}d" "$i")/$n]"
-		[ "$n" -gt 1 ] || want="[$(patch_prefix) v$ver]"
+		want="[$(patch_prefix "$s") v$ver $(printf "%0${#n}d" "$i")/$n]"
+		[ "$n" -gt 1 ] || want="[$(patch_prefix "$s") v$ver]"
 		bad=
 		[ "$from" = "$SERIES_IDENTITY" ] || bad="$bad
 From: is '$from', not '$SERIES_IDENTITY'"
@@ -78,9 +81,18 @@ the subject '$subj' does not begin with '$want'" ;;
 		fi
 	done
 	cl=$TOP/$s/v$ver-0000-cover-letter.patch
+	[ "$n" -gt 1 ] || cl=$(series_patches "$s")
+	pre=$(for d in $(series_prereqs "$s"); do series_patches "$d"; done | wc -l)
+	got=$(grep -c '^prerequisite-patch-id: [0-9a-f]\{40\}$' "$cl" 2>/dev/null)
+	if [ "${got:-0}" -eq "$pre" ]; then
+		tap_ok "$s: $pre prerequisite-patch-id: line(s), one per patch of the series it depends on"
+	else
+		tap_not_ok "$s: $pre prerequisite-patch-id: line(s), one per patch of the series it depends on"
+		echo "${cl##*/} has ${got:-0}; Depends-on: $(series_field "$s" Depends-on)" | tap_diag
+	fi
 	if [ "$n" -gt 1 ]; then
 		subj=$(unfold "$cl" Subject 2>/dev/null)
-		if [ -f "$cl" ] && [ "$subj" = "[$(patch_prefix) v$ver $(printf "%0${#n}d" 0)/$n] $(sed -n '/^$/q; s/^Subject: //p' "$TOP/$s/cover.txt")" ] &&
+		if [ -f "$cl" ] && [ "$subj" = "[$(patch_prefix "$s") v$ver $(printf "%0${#n}d" 0)/$n] $(sed -n '/^$/q; s/^Subject: //p' "$TOP/$s/cover.txt")" ] &&
 			grep -q '^base-commit: [0-9a-f]\{40\}$' "$cl" && ! grep -q '\*\*\* .* HERE \*\*\*' "$cl"; then
 			tap_ok "$s: cover letter v$ver-0000 with its subject and base-commit:"
 		else
