@@ -1,8 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # description: perf's own shell tests of perf probe, run by 'perf test' on
-# the running kernel: the series' probe_user_memory.sh and perf's
-# vfs_getname tests (whose result->name:string must stay a kernel read).
+# the running kernel: the series' probe_definitions.sh (the fixes) and
+# probe_user_memory.sh (the __user choice), and perf's vfs_getname tests
+# (whose result->name:string must stay a kernel read).
 # One TAP line per test; a failure listed in known-failures.txt (as
 # perf-test/SCRIPT) is a skip with its reason.
 # shellcheck source=../guest/lib.sh
@@ -14,7 +15,10 @@ PERF_EXEC_PATH=/payload/perf-core
 export PERF_EXEC_PATH
 shell=$PERF_EXEC_PATH/tests/shell
 
-for t in probe_user_memory.sh probe_vfs_getname.sh record+script_probe_vfs_getname.sh; do
+# The series' own tests must run here: the kernels have their debuginfo
+# and __user tags.
+ours="probe_definitions.sh probe_user_memory.sh"
+for t in $ours probe_vfs_getname.sh record+script_probe_vfs_getname.sh; do
 	if [ ! -f "$shell/$t" ]; then
 		fail "perf-test/$t: not in the payload ($shell)"
 		continue
@@ -28,12 +32,10 @@ for t in probe_user_memory.sh probe_vfs_getname.sh record+script_probe_vfs_getna
 	case $result in
 	Ok) pass "perf-test/$t: $desc" ;;
 	Skip*)
-		if [ "$t" = probe_user_memory.sh ]; then
-			# the kernels here carry __user tags: it must run
-			fail "perf-test/$t: skipped, but this kernel has __user tags"
-		else
-			skip "perf-test/$t" "$result"
-		fi
+		case " $ours " in
+		*" $t "*) fail "perf-test/$t: skipped, but this kernel has its debuginfo and __user tags" ;;
+		*) skip "perf-test/$t" "$result" ;;
+		esac
 		;;
 	*)
 		if [ -n "$reason" ]; then
