@@ -21,6 +21,10 @@
 #                    run in parallel (default: "clang-14 clang-16")
 #   CASES=file       case file (default: cases.txt next to this script)
 #   ONLY=pattern     only run the cases whose id matches this shell pattern
+#   IDS=file         only run the cases whose id FILE lists, one per line
+#                    ('#' starts a comment); an id that no case of CASES
+#                    has fails (the series suite runs the fixes series'
+#                    perf on probe-fixes.txt this way)
 #   VERBOSE=1        show perf's output for passing cases too
 #   KGEN=GEN         the kernel generation of PERF (default: the default
 #                    generation): cases "ID@OTHER" are left out
@@ -60,6 +64,7 @@ BUILD=${BUILD:-$TOP/build/dwarf-tests}
 COMPILERS=${COMPILERS:-clang-14 clang-16}
 CASES=${CASES:-$HERE/cases.txt}
 ONLY=${ONLY:-*}
+IDS=${IDS:-}
 VERBOSE=${VERBOSE:-0}
 NO_TAGS=${NO_TAGS:-0}
 ABSTRACT=${ABSTRACT:-0}
@@ -365,6 +370,7 @@ run_cases() {
 		case $id in
 		*@*) [ "${id##*@}" = "$GEN" ] || continue ;;
 		esac
+		[ -z "$IDS" ] || grep -qxF -- "$id" "$BUILD/ids" || continue
 		case ",$(printf '%s' "$ccs" | tr -d ' ')," in
 		*",$cc,"* | *',*,'*) ;;
 		*) continue ;;
@@ -481,6 +487,18 @@ if [ "$SANITIZERS" = 1 ] && ! sanitized_perf "$PERF"; then
 	bail "SANITIZERS=1: $PERF has no AddressSanitizer and UBSan (build it with make perf-asan)"
 fi
 [ -f "$CASES" ] || bail "no case file $CASES"
+if [ -n "$IDS" ]; then
+	[ -f "$IDS" ] || bail "no list of case ids $IDS"
+	mkdir -p "$BUILD"
+	sed -e 's/#.*//' -e 's/[[:space:]]*$//' -e 's/^[[:space:]]*//' -e '/^$/d' "$IDS" >"$BUILD/ids"
+	[ -s "$BUILD/ids" ] || bail "$IDS lists no case"
+	# Every id listed is a case of CASES (of this generation, ID@GEN)
+	sed -n 's/^\([^#|][^|]*\)|.*/\1/p' "$CASES" | sed 's/[[:space:]]*$//' >"$BUILD/ids.all"
+	while read -r _id; do
+		grep -qxF -- "$_id" "$BUILD/ids.all" ||
+			bail "$IDS lists '$_id', which no case of ${CASES##*/} has"
+	done <"$BUILD/ids"
+fi
 LD=$(first_tool ld.lld ld.lld-16 ld.lld-14 ld) || bail "no linker found"
 DWARFDUMP=$(first_tool llvm-dwarfdump llvm-dwarfdump-16 llvm-dwarfdump-14) || DWARFDUMP=
 if [ -z "$DWARFDUMP" ] && ! command -v eu-readelf >/dev/null 2>&1; then

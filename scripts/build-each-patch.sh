@@ -21,6 +21,11 @@
 #
 # Compiler and objtool warnings about the files a patch touches fail it.
 #
+# The first perf series, the fixes, must also do what its patches say
+# without the series on top of it: with it alone applied, its perf runs
+# the DWARF fixture cases that FIXES_CASES of the descriptor lists (ids
+# of dwarf-tests/cases.txt, with their patched column), one TAP line.
+#
 # A step that passed is not built again: its TAP line is kept in the
 # cache under the key of the tree it built (the git tree of the commit,
 # which is base and every patch up to this one), what it built and how,
@@ -221,6 +226,33 @@ step() {
 	esac
 }
 
+# fixes_cases SERIES: the perf of SERIES alone, built in $out from $wt
+# after the series' last patch, on the fixture cases of FIXES_CASES;
+# kept as a step.
+fixes_cases() {
+	desc="$1 alone: perf passes the fixture cases of $FIXES_CASES"
+	key=$( {
+		step_key "fixes cases"
+		cat "$TOP/$FIXES_CASES" "$TOP/dwarf-tests/cases.txt" "$TOP/dwarf-tests/run.sh"
+		cat "$TOP"/dwarf-tests/fixtures/* "$TOP"/dwarf-tests/tracefs/*/README
+	} | inputs_key)
+	step_replay "$key" && return
+	# The steps may have been replayed: perf is built for this tree here
+	if ! sh "$TOP/scripts/perf.sh" "$wt" "$out" >"$out/step.log" 2>&1; then
+		tap_not_ok "$desc"
+		echo "perf does not build with $1 alone" | tap_diag
+		tail -n 20 "$out/build.log" | tap_diag
+		failed=1
+	elif PERF=$out/perf IDS=$TOP/$FIXES_CASES BUILD=$out/fixes-cases KGEN=$KGEN_NAME \
+		sh "$TOP/dwarf-tests/run.sh" >"$out/fixes-cases.tap" 2>&1; then
+		step_pass "$key" "$desc: $(tail -n 1 "$out/fixes-cases.tap")"
+	else
+		tap_not_ok "$desc"
+		grep -E '^(not ok|#)' "$out/fixes-cases.tap" | head -n 40 | tap_diag
+		failed=1
+	fi
+}
+
 # The diffstat that the series' cover letter (or its one patch) shows
 cover_stat() {
 	f=$(series_patches "$1" | head -n 1)
@@ -263,6 +295,7 @@ for s in $(series_dirs); do
 		echo "that step took $(($(date +%s) - t0)) s" | tap_diag
 	done
 	[ -n "$applied" ] || continue
+	[ "$s" != "$(perf_series_dirs | head -n 1)" ] || fixes_cases "$s"
 	# The cover letter's diffstat is the series'
 	git -C "$wt" diff --stat=72 "$from" HEAD >"$out/stat.series"
 	cover_stat "$s" >"$out/stat.cover"
