@@ -8,7 +8,7 @@
 #   - each commit goes to the series that 'make tree' applied it from (its
 #     note in refs/notes/series); a new commit without a note that touches
 #     only tools/perf/ goes to the perf series of the commit before it (to
-#     the first of PSERIES after a kernel commit), any other new commit
+#     the first perf series after a kernel commit), any other new commit
 #     must be given one: git -C build/linux notes --ref series add -m
 #     kernel/NAME COMMIT
 #   - each series is picked onto 'base' on its own, with the series it
