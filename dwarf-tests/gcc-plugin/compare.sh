@@ -64,6 +64,13 @@ compile() {
 	*"$PLUGIN_OPT"*) ;;
 	*) echo "$1 was not compiled with $PLUGIN_OPT" >&2; return 1 ;;
 	esac
+	# A kernel folder from the cache was built by another clone: its
+	# commands name that clone's tree, which may be gone.
+	_built_in=$(printf '%s\n' "$_cmd" |
+		sed -n 's|.* -include \([^ ]*\)/include/linux/kconfig\.h .*|\1|p')
+	[ -n "$_built_in" ] || { echo "$1: no tree in its command (-include .../kconfig.h)" >&2; return 1; }
+	[ "$_built_in" = "$TREE" ] ||
+		_cmd=$(printf '%s\n' "$_cmd" | sed "s|$_built_in/|$TREE/|g")
 	_out=$OUT/$2/$1
 	mkdir -p "$(dirname "$_out")"
 	# No ccache: it does not know when the plugin changed.
