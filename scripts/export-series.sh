@@ -98,18 +98,18 @@ field() {
 }
 
 # patch_subject FILE: the subject of patch FILE as git wrote it,
-# unfolded, without its "[PATCH ...]" prefix (with PREFIX=1: only that
-# prefix's "vN M/T").
+# unfolded, without its "[PATCH ...]" or "[RFC PATCH ...]" prefix (with
+# PREFIX=1: only what that prefix holds, "PATCH vN M/T").
 patch_subject() {
 	awk -v prefix="${PREFIX:-}" '
 		/^Subject: / { t = $0; cont = 1; next }
 		cont && /^ / { t = t $0; next }
 		cont {
 			if (prefix) {
-				sub(/^Subject: \[PATCH /, "", t)
+				sub(/^Subject: \[/, "", t)
 				sub(/\].*/, "", t)
 			} else {
-				sub(/^Subject: \[PATCH[^]]*\] /, "", t)
+				sub(/^Subject: \[(RFC )?PATCH[^]]*\] /, "", t)
 			}
 			print t
 			exit
@@ -138,7 +138,7 @@ backport_note() {
 	_why=${_diff#*	}
 	case $_why in *.) ;; ?*) _why=$_why. ;; esac
 	if [ -n "$_theirs" ]; then
-		printf 'Backport of [PATCH %s] of the %s series (%s), of the same subject' \
+		printf 'Backport of [%s] of the %s series (%s), of the same subject' \
 			"${_theirs#* }" "$BACKPORT_OF" "${_theirs%% *}"
 		if [ -n "$_diff" ]; then
 			printf '.  It differs: %s\n' "$_why"

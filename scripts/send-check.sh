@@ -15,7 +15,9 @@
 # of their patches by a prerequisite-patch-id: after its base-commit:;
 # get_maintainer.pl gives addresses for every file a patch touches (that
 # every file a patch adds is in a MAINTAINERS section is the patches
-# suite's: checkpatch asks it).  Then 'make export-series'
+# suite's: checkpatch asks it); in a backport (BACKPORT_OF), each patch
+# of a series names the patch it backports, or says why it has none.
+# Then 'make export-series'
 # into a scratch folder must give the committed folders back, byte for
 # byte, from the tree that 'make tree' made from them.
 set -u
@@ -63,10 +65,22 @@ the last sign-off is '$last'"
 		*) bad="$bad
 the subject '$subj' does not begin with '$want'" ;;
 		esac
+		# A backport's patch names, first below its '---', the patch
+		# of $BACKPORT_OF that it backports, or why it has none.
+		what=
+		if [ -n "$BACKPORT_OF" ]; then
+			what=", and what it backports"
+			note=$(sed -n '/^---$/{n;p;q;}' "$p")
+			case $note in
+			"Backport of ["*"] of the $BACKPORT_OF series"* | "Only in "*) ;;
+			*) bad="$bad
+below its '---', it names no $BACKPORT_OF patch that it backports: '$note'" ;;
+			esac
+		fi
 		if [ -z "$bad" ]; then
-			tap_ok "$s: $name: From:, sign-off and '$want'"
+			tap_ok "$s: $name: From:, sign-off and '$want'$what"
 		else
-			tap_not_ok "$s: $name: From:, sign-off and '$want'"
+			tap_not_ok "$s: $name: From:, sign-off and '$want'$what"
 			printf '%s\n' "$bad" | sed '/^$/d' | tap_diag
 		fi
 		lost=$(awk '/^diff --git / { f = $4; sub(/^b\//, "", f); print f }' "$p" |
