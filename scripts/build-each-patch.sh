@@ -104,7 +104,7 @@ kbuild() {
 	log=$out/kernel-$name.log
 	: >"$log"
 	key=$(step_key "kernel $name $objs" "$ko")
-	if step_replay "$key"; then
+	if step_replay "$key" "$name builds ${objs% } after: $subj"; then
 		return 0
 	fi
 	# shellcheck disable=SC2086 # $objs: object paths without blanks
@@ -140,10 +140,13 @@ step_key() {
 	} | inputs_key
 }
 
-# step_replay KEY: print the kept TAP line of a step that passed.
+# step_replay KEY [MESSAGE]: print the TAP line of a step that passed,
+# MESSAGE or else the kept one.  The key is the tree's, not the patch's:
+# a patch split in two ends on the tree that the whole patch made, and
+# its step is kept under the whole patch's subject.
 step_replay() {
 	[ -f "$CACHE/verdicts/step-$1" ] || return 1
-	tap_ok "$(cat "$CACHE/verdicts/step-$1") (unchanged since it passed)"
+	tap_ok "${2:-$(cat "$CACHE/verdicts/step-$1")} (unchanged since it passed)"
 }
 
 # step_pass KEY MESSAGE: the step passed; keep it.
@@ -189,7 +192,7 @@ step() {
 	case $(git -C "$wt" diff-tree --no-commit-id --name-only -r "$c" | grep -v '^tools/perf/' || true) in
 	"")
 		key=$(step_key perf)
-		if step_replay "$key"; then
+		if step_replay "$key" "perf builds after: $subj"; then
 			:
 		elif sh "$TOP/scripts/perf.sh" "$wt" "$out" >"$out/step.log" 2>&1; then
 			warn=
