@@ -179,9 +179,19 @@ kconfigure() {
 }
 
 export CCACHE_DIR="$CACHE/ccache"
-# The guest kernel's objects: vmlinux.a's members and the modules.
+# The guest kernel's objects: vmlinux.a's members and the modules.  A
+# kernel folder whose vmlinux.a cannot be listed (a thin archive whose
+# members are gone) would make every kernel patch look as if it changed
+# no object of the guest kernel: that fails each kernel patch, it does
+# not skip it.
+kobjs_err=
+rm -f "$out/vmlinux-members"
+if [ -f "$KOBJ/.config" ] &&
+	! (cd "$KOBJ" && ar t vmlinux.a) >"$out/vmlinux-members" 2>"$out/ar.err"; then
+	kobjs_err="the guest kernel's objects cannot be listed, 'ar t $KOBJ/vmlinux.a': $(head -n 1 "$out/ar.err"): run 'make kernel' (make check does)"
+fi
 {
-	(cd "$KOBJ" && ar t vmlinux.a 2>/dev/null) | sed "s|^$KOBJ/||"
+	sed "s|^$KOBJ/||" "$out/vmlinux-members" 2>/dev/null
 	sed 's/\.ko$/.o/' "$KOBJ/modules.order" 2>/dev/null
 } >"$out/kernel-objects"
 failed=
@@ -218,6 +228,10 @@ step() {
 		if [ ! -f "$KOBJ/.config" ]; then
 			tap_not_ok "$subj"
 			echo "no kernel configuration at $KOBJ/.config: run 'make kernel' (make check does)" | tap_diag
+			failed=1
+		elif [ -n "$kobjs_err" ]; then
+			tap_not_ok "$subj"
+			echo "$kobjs_err" | tap_diag
 			failed=1
 		elif [ -z "$objs" ]; then
 			tap_skip "$subj" "no object of the guest kernel changes (selftests, documentation; GCC plugins are built by make kernel-gcc)"
