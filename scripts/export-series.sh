@@ -202,17 +202,21 @@ export_one() { # folder commit-list
 	rm -rf "$out"
 	cl=
 	[ "$total" -gt 1 ] && cl=--cover-letter
-	# The index lines' abbreviated hashes at git's shortest, 7 digits
-	# (longer only where that is ambiguous): left to git, their length
-	# grows with the objects it counts in the tree's packs, and a tree
-	# that was cloned or repacked would export other files.
+	# The index lines' abbreviated hashes at a fixed 12 digits, the
+	# length the kernel's process documents for commit ids.  Git makes
+	# one longer where it is ambiguous among the objects of the tree's
+	# repository, which differ from one tree to another: at 7 digits,
+	# the objects that a rebase left behind made one index line 8
+	# digits long in one repository and not in a fresh one.  Left to
+	# git, the length also grows with the objects it counts in the
+	# tree's packs.
 	# A blank line of context is an empty line, not a lone space
 	# (diff.suppressBlankEmpty; git am takes either): checkpatch run
 	# on a patch file that git tracks, as in this repository, checks it
 	# as a source file, where the space is trailing whitespace.
 	# shellcheck disable=SC2086 # $cl: one option or none
 	GIT_COMMITTER_NAME=$ident_name GIT_COMMITTER_EMAIL=$ident_mail \
-		git -C "$wt" -c format.coverFromDescription=default -c core.abbrev=7 \
+		git -C "$wt" -c format.coverFromDescription=default -c core.abbrev=12 \
 		-c diff.suppressBlankEmpty=true format-patch -q --zero-commit --no-signature -v "$ver" $cl \
 		--subject-prefix="$(patch_prefix "$1")" \
 		--base=base -o "$out" "$from..HEAD"
